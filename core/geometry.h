@@ -1,0 +1,85 @@
+// Everything about an N x N board that depends on N but not on the stones:
+// masks for shifting without wrap-around, the edges each colour owns, the 8
+// symmetries as point maps, and the Zobrist keys seen through each symmetry.
+// Built once per size and shared read-only by every thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "bitboard.h"
+#include "types.h"
+
+namespace konobi {
+
+// Symmetry s: bit 0 mirrors columns, bit 1 mirrors rows, bit 2 then swaps
+// rows and columns. The four with bit 2 set move Black's edges onto White's,
+// so they also exchange the colours (and the side to move).
+constexpr int kSymmetries = 8;
+constexpr bool sym_swaps_colors(int s) { return (s & 4) != 0; }
+
+template <int W>
+struct Geometry {
+  int n = 0;
+  int cells = 0;
+  Bitboard<W> board;          // every point of the board
+  Bitboard<W> not_first_col;  // all but column a
+  Bitboard<W> not_last_col;   // all but the last column
+  Bitboard<W> edge_lo[2];     // Black: row 1, White: column a
+  Bitboard<W> edge_hi[2];     // Black: row N, White: the last column
+  std::array<std::array<int16_t, kMaxCells>, kSymmetries> sym{};
+  // zob[s][c][p]: key of a c stone at p in the image under symmetry s, i.e.
+  // the base key of the mapped colour at the mapped point.
+  std::array<std::array<std::array<uint64_t, kMaxCells>, 2>, kSymmetries> zob{};
+  uint64_t side_key = 0;  // xor-ed in when White is to move
+  uint64_t swap_key = 0;  // xor-ed in while the pie swap is available
+
+  explicit Geometry(int size);
+  static const Geometry& get(int size);  // one shared instance per size
+
+  int row(int p) const { return p / n; }
+  int col(int p) const { return p % n; }
+  int point(int col, int row) const { return row * n + col; }
+  bool on_board(int col, int row) const { return col >= 0 && row >= 0 && col < n && row < n; }
+
+  // The set of points p whose neighbour p + (DX, DY) is in b. Every rule is
+  // phrased with this one primitive, which is what lets them run on all
+  // points at once.
+  template <int DX, int DY>
+  Bitboard<W> at(const Bitboard<W>& b) const {
+    const int k = DY * n + DX;
+    Bitboard<W> r = k > 0 ? b.shr(k) : b.shl(-k);
+    if constexpr (DX == 1) r &= not_last_col;
+    if constexpr (DX == -1) r &= not_first_col;
+    if (k < 0) r &= board;
+    return r;
+  }
+
+  // b with its 8-neighbourhood: the growth step of a chain flood fill.
+  Bitboard<W> grow8(const Bitboard<W>& b) const {
+    Bitboard<W> h = b | at<1, 0>(b) | at<-1, 0>(b);
+    return h | at<0, 1>(h) | at<0, -1>(h);
+  }
+  Bitboard<W> orth_neighbours(const Bitboard<W>& b) const {
+    return at<1, 0>(b) | at<-1, 0>(b) | at<0, 1>(b) | at<0, -1>(b);
+  }
+};
+
+extern template struct Geometry<1>;
+extern template struct Geometry<2>;
+extern template struct Geometry<4>;
+extern template struct Geometry<6>;
+
+// Calls f(std::integral_constant<int, W>{}) with the word count for size n,
+// the one place where a run-time size becomes a compile-time board type.
+template <class F>
+decltype(auto) with_words(int n, F&& f) {
+  switch (words_for_size(n)) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    default: return f(std::integral_constant<int, 6>{});
+  }
+}
+
+}  // namespace konobi

@@ -1,0 +1,47 @@
+// Perft: the number of move sequences of each length from a position, the
+// standard check that move generation is exactly right. Passes are moves
+// (the only move when no placement is legal); a position just won is a
+// leaf; the pie swap is not counted.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "position.h"
+
+namespace konobi {
+
+// counts[d] += number of sequences of length d + 1 from pos, d < depth.
+template <class Rules, int W>
+void perft_accumulate(const Position<W>& pos, int depth, uint64_t* counts) {
+  const Bitboard<W> moves = Rules::placements(pos);
+  if (moves.none()) {
+    if constexpr (Rules::can_pass) {
+      counts[0] += 1;
+      if (depth > 1) {
+        Position<W> next = pos;
+        next.pass();
+        perft_accumulate<Rules>(next, depth - 1, counts + 1);
+      }
+    }
+    return;
+  }
+  counts[0] += moves.count();
+  if (depth == 1) return;
+  moves.for_each([&](int p) {
+    if (Rules::wins_by(pos, p)) return;
+    Position<W> next = pos;
+    Rules::play(next, p);
+    perft_accumulate<Rules>(next, depth - 1, counts + 1);
+  });
+}
+
+// Sequences of length 1..depth.
+template <class Rules, int W>
+std::vector<uint64_t> perft(const Position<W>& pos, int depth) {
+  std::vector<uint64_t> counts(depth, 0);
+  if (depth > 0) perft_accumulate<Rules>(pos, depth, counts.data());
+  return counts;
+}
+
+}  // namespace konobi

@@ -1,0 +1,109 @@
+// konobi perft: move-sequence counts per depth from the empty board (or a
+// given position), split over threads at the first two plies.
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_for_each.h>
+
+#include "command.h"
+#include "core/perft.h"
+#include "game_input.h"
+#include "json.h"
+
+namespace konobi {
+
+namespace {
+
+template <int W>
+std::vector<uint64_t> parallel_perft(const Position<W>& root, int depth) {
+  // Work items are the positions after two plies (or one), so that even the
+  // 3x3 root has enough pieces for every thread.
+  struct Item {
+    Position<W> pos;
+    int ply;
+  };
+  std::vector<uint64_t> counts(depth, 0);
+  std::vector<Item> items{{root, 0}};
+  for (int split = 0; split < 2 && split + 1 < depth; ++split) {
+    std::vector<Item> next;
+    for (const Item& it : items) {
+      const Bitboard<W> moves = KonobiRules::placements(it.pos);
+      counts[it.ply] += moves.none() ? 1 : moves.count();
+      if (moves.none()) {
+        Position<W> q = it.pos;
+        q.pass();
+        next.push_back({q, it.ply + 1});
+      }
+      moves.for_each([&](int p) {
+        if (KonobiRules::wins_by(it.pos, p)) return;
+        Position<W> q = it.pos;
+        KonobiRules::play(q, p);
+        next.push_back({q, it.ply + 1});
+      });
+    }
+    items = std::move(next);
+  }
+  std::mutex mu;
+  oneapi::tbb::parallel_for_each(items.begin(), items.end(), [&](const Item& it) {
+    const std::vector<uint64_t> sub = perft<KonobiRules>(it.pos, depth - it.ply);
+    std::lock_guard lock(mu);
+    for (size_t d = 0; d < sub.size(); ++d) counts[it.ply + d] += sub[d];
+  });
+  return counts;
+}
+
+template <int W>
+int run_perft(const GameInput& input, int depth, int threads, bool json) {
+  const auto game = input.build<W>();
+  if (game.over()) throw UsageError("the position is already won; perft needs a game in progress");
+  oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<uint64_t> counts = parallel_perft(game.position(), depth);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  const double rate = secs > 0 ? double(total) / secs : 0;
+  const int n = game.position().size();
+  if (json) {
+    JsonWriter j(std::cout);
+    j.begin_object().field("game", "konobi").field("size", n).field("depth", depth).field("threads", threads);
+    j.field("position", format_position(to_text(game.position())));
+    j.key("counts").begin_array();
+    for (uint64_t c : counts) j.value(c);
+    j.end_array();
+    j.field("nodes", total).field("seconds", secs).field("nodes_per_second", rate);
+    j.end_object().finish();
+    return 0;
+  }
+  std::cout << "perft " << n << "x" << n << " from " << format_position(to_text(game.position())) << "\n";
+  for (int d = 0; d < depth; ++d) std::cout << "  depth " << std::setw(2) << d + 1 << "  " << counts[d] << "\n";
+  std::cout << std::fixed << std::setprecision(3) << "nodes " << total << " in " << secs << " s, "
+            << std::setprecision(0) << rate << " nodes/s, " << threads << " thread" << (threads == 1 ? "" : "s")
+            << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int cmd_perft(const Args& args) {
+  po::options_description opts("perft options");
+  po::positional_options_description positional;
+  GameInput input;
+  int depth = 0, threads = 1;
+  bool json = false;
+  input.add_options(opts, positional);
+  opts.add_options()
+    ("depth,d", po::value<int>(&depth)->required(), "sequence length to count up to (1 to 64)")
+    ("threads,t", po::value<int>(&threads)->default_value(1), "worker threads")
+    ("json", po::bool_switch(&json), "print JSON");
+  po::variables_map vm;
+  if (parse_command_line("perft", "--size N --depth D [--threads T] [--json]", args, opts, vm, &positional)) return 0;
+  if (depth < 1 || depth > 64) throw UsageError("--depth must be from 1 to 64");
+  if (threads < 1 || threads > 1024) throw UsageError("--threads must be from 1 to 1024");
+  return with_words(input.board_size(), [&](auto w) { return run_perft<decltype(w)::value>(input, depth, threads, json); });
+}
+
+}  // namespace konobi

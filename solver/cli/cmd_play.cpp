@@ -1,0 +1,139 @@
+// konobi play: a console game. Each colour is a person or the random mover;
+// the board is drawn after every move, White is asked about the pie swap,
+// forced passes are played and announced, illegal input is explained.
+#include <iostream>
+#include <random>
+
+#include "command.h"
+#include "diagram.h"
+#include "game_input.h"
+
+namespace konobi {
+
+namespace {
+
+enum class Player { Human, Random };
+
+Player parse_player(const std::string& s, const char* which) {
+  if (s == "human") return Player::Human;
+  if (s == "random") return Player::Random;
+  throw UsageError(std::string("--") + which + " must be 'human' or 'random', not '" + s + "'");
+}
+
+bool read_line(std::istream& in, std::string& line) {
+  std::cout << std::flush;
+  return bool(std::getline(in, line));
+}
+
+template <int W>
+int play(const GameInput& input, Player players[2], uint64_t seed) {
+  auto game = input.build<W>();
+  const int n = game.position().size();
+  std::mt19937_64 rng(seed);
+  auto show = [&] {
+    std::vector<char> marks(n * n, 0);
+    if (!game.moves().empty() && game.moves().back() >= 0) {
+      const Move last = game.moves().back();
+      marks[last] = game.position().at(last) == Black ? 'b' : 'w';
+    }
+    std::cout << "\n" << render_board(game.position(), marks);
+  };
+  // Colours are fixed to players until a swap exchanges them.
+  auto player_of = [&](Color c) { return players[game.swapped() ? other(c) : c]; };
+  auto seat = [&](Color c) { return std::string(game.swapped() ? (c == Black ? "second player" : "first player")
+                                                               : (c == Black ? "first player" : "second player")); };
+  std::cout << "Konobi " << n << "x" << n << ". Black joins top and bottom, White left and right.\n"
+            << "Type a point (like c3), 'moves' for the legal points, 'quit' to stop.\n";
+  show();
+  while (!game.over()) {
+    const Position<W>& pos = game.position();
+    const Color c = pos.to_move;
+    if (game.must_pass()) {
+      std::cout << color_name(c) << " has no legal placement and passes.\n";
+      game.play(kPass);
+      continue;
+    }
+    if (pos.swap_available) {
+      bool swap = false;
+      if (player_of(c) == Player::Random) {
+        swap = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+      } else {
+        while (true) {
+          std::cout << "White (" << seat(c) << "): swap colours and take Black's stone? [y/n] ";
+          std::string line;
+          if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", 1;
+          if (line == "y" || line == "yes" || line == "swap") { swap = true; break; }
+          if (line == "n" || line == "no") break;
+          std::cout << "Please answer y or n.\n";
+        }
+      }
+      if (swap) {
+        game.play(kSwap);
+        std::cout << "Swap: the players exchange colours. The first player now holds White and moves next.\n";
+        continue;
+      }
+    }
+    Move m;
+    if (player_of(c) == Player::Random) {
+      const std::vector<Move> moves = game.legal_moves();
+      std::vector<Move> placements;
+      for (Move x : moves) if (x >= 0) placements.push_back(x);
+      m = placements[std::uniform_int_distribution<size_t>(0, placements.size() - 1)(rng)];
+      std::cout << color_name(c) << " (random) plays " << point_name(n, m) << ".\n";
+    } else {
+      while (true) {
+        std::cout << color_name(c) << " (" << seat(c) << ") to move: ";
+        std::string line;
+        if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", 1;
+        const auto words = split_words(line);
+        if (words.empty()) continue;
+        if (words[0] == "quit" || words[0] == "q") return std::cout << "Game left unfinished.\n", 1;
+        if (words[0] == "moves") {
+          std::cout << "Legal:";
+          game.placements().for_each([&](int p) { std::cout << ' ' << point_name(n, p); });
+          std::cout << "\n";
+          continue;
+        }
+        try {
+          m = parse_move(n, words[0]);
+        } catch (const ParseError& e) {
+          std::cout << e.what() << ". Try again.\n";
+          continue;
+        }
+        if (const std::string why = game.why_illegal(m); !why.empty()) {
+          std::cout << "Illegal: " << why << ". Try again.\n";
+          continue;
+        }
+        break;
+      }
+    }
+    game.play(m);
+    show();
+  }
+  const Color w = Color(game.winner());
+  std::cout << color_name(w) << " (" << seat(w) << ") wins, joining both " << (w == Black ? "top and bottom" : "left and right")
+            << " edges.\nRecord: " << format_record(n, game.moves()) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int cmd_play(const Args& args) {
+  po::options_description opts("play options");
+  po::positional_options_description positional;
+  GameInput input;
+  std::string black = "human", white = "human";
+  uint64_t seed = std::random_device{}();
+  input.add_options(opts, positional);
+  opts.add_options()
+    ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human or random")
+    ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human or random")
+    ("seed", po::value<uint64_t>(&seed), "seed for the random mover");
+  po::variables_map vm;
+  if (parse_command_line("play", "--size N [--black human|random] [--white human|random]", args, opts, vm, &positional))
+    return 0;
+  Player players[2] = {parse_player(black, "black"), parse_player(white, "white")};
+  return with_words(input.board_size(), [&](auto w) { return play<decltype(w)::value>(input, players, seed); });
+}
+
+}  // namespace konobi

@@ -1,0 +1,104 @@
+// konobi show: a position or game record for people (diagram, turn, legal
+// points, the reason for every illegal one) or for scripts (--json).
+#include <iostream>
+
+#include "command.h"
+#include "diagram.h"
+#include "game_input.h"
+#include "json.h"
+
+namespace konobi {
+
+namespace {
+
+const char* verdict_name(PointVerdict::Kind k) {
+  switch (k) {
+    case PointVerdict::Occupied: return "occupied";
+    case PointVerdict::Crosscut: return "crosscut";
+    case PointVerdict::WeakConnection: return "weak-connection";
+    default: return "legal";
+  }
+}
+
+template <int W>
+int show(const GameInput& input, bool json) {
+  const auto game = input.build<W>();
+  const Position<W>& pos = game.position();
+  const int n = pos.size();
+  const Bitboard<W> legal = game.placements();
+  std::vector<std::pair<int, PointVerdict>> illegal;
+  if (!game.over())
+    pos.empty_points().minus(legal).for_each([&](int p) { illegal.emplace_back(p, explain_point(pos, pos.to_move, p)); });
+
+  if (json) {
+    JsonWriter j(std::cout);
+    j.begin_object();
+    j.field("game", "konobi").field("size", n).field("position", format_position(to_text(pos)));
+    j.field("moves", format_record(n, game.moves()));
+    j.field("to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white"));
+    j.field("swap_available", !game.over() && pos.swap_available).field("swapped", game.swapped());
+    j.key("winner");
+    game.over() ? j.value(game.winner() == Black ? "black" : "white") : j.null();
+    j.field("must_pass", game.must_pass());
+    j.key("legal").begin_array();
+    legal.for_each([&](int p) { j.value(point_name(n, p)); });
+    j.end_array();
+    j.key("illegal").begin_array();
+    for (const auto& [p, v] : illegal) {
+      j.begin_object().field("point", point_name(n, p)).field("reason", verdict_name(v.kind));
+      if (v.kind == PointVerdict::WeakConnection)
+        j.field("stone", point_name(n, v.stone)).field("alternative", point_name(n, v.alternative));
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object().finish();
+    return 0;
+  }
+
+  std::vector<char> marks(pos.g->cells, 0);
+  for (const auto& [p, v] : illegal) marks[p] = v.kind == PointVerdict::Crosscut ? 'x' : '-';
+  if (!game.moves().empty()) {
+    const Move last = game.moves().back();
+    if (last >= 0) marks[last] = pos.at(last) == Black ? 'b' : 'w';
+  }
+  std::cout << render_board(pos, marks);
+  std::cout << "Black joins the top and bottom (=), White the left and right (|).\n";
+  if (!game.moves().empty()) std::cout << "Moves: " << format_record(n, game.moves()) << "\n";
+  std::cout << "Position: " << format_position(to_text(pos)) << "\n";
+  if (game.swapped()) std::cout << "The players swapped colours: the first player now holds White.\n";
+  if (game.over()) {
+    std::cout << color_name(Color(game.winner())) << " has won.\n";
+    return 0;
+  }
+  std::cout << color_name(pos.to_move) << " to move";
+  if (pos.swap_available) std::cout << " (may swap: pie rule)";
+  std::cout << ".\n";
+  if (legal.none()) {
+    std::cout << color_name(pos.to_move) << " has no legal placement and must pass.\n";
+  } else {
+    std::cout << "Legal (" << legal.count() << "):";
+    legal.for_each([&](int p) { std::cout << ' ' << point_name(n, p); });
+    std::cout << "\n";
+  }
+  if (!illegal.empty()) {
+    std::cout << "Illegal empty points ('-' weak-connection rule, 'x' crosscut):\n";
+    for (const auto& [p, v] : illegal) std::cout << "  " << explain_illegal(pos, p) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_show(const Args& args) {
+  po::options_description opts("show options");
+  po::positional_options_description positional;
+  GameInput input;
+  bool json = false;
+  input.add_options(opts, positional);
+  opts.add_options()("json", po::bool_switch(&json), "print JSON instead of a diagram");
+  po::variables_map vm;
+  if (parse_command_line("show", "[--size N | --position P] [MOVE...] [--json]", args, opts, vm, &positional)) return 0;
+  return with_words(input.board_size(), [&](auto w) { return show<decltype(w)::value>(input, json); });
+}
+
+}  // namespace konobi

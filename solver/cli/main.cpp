@@ -1,0 +1,87 @@
+// konobi: the command-line front end. Dispatches to one subcommand per file.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "command.h"
+#include "core/game.h"
+
+namespace konobi {
+
+namespace {
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const Args&);
+};
+
+const Command kCommands[] = {
+    {"show", "draw a position or game record: whose turn, legal points and why others are not", cmd_show},
+    {"perft", "count move sequences from the empty board (move-generator check and speed)", cmd_perft},
+    {"play", "play a console game: people, or against the random mover", cmd_play},
+};
+
+void print_usage(std::ostream& out) {
+  out << "konobi - rules engine and solver for the connection game Konobi\n\n"
+         "usage: konobi <command> [options]    (konobi <command> --help for its options)\n\ncommands:\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+}
+}  // namespace
+
+bool parse_command_line(const std::string& name, const std::string& usage, const Args& args,
+                        po::options_description& opts, po::variables_map& vm,
+                        const po::positional_options_description* positional) {
+  opts.add_options()("help,h", "show this help");
+  try {
+    auto parser = po::command_line_parser(args).options(opts);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: konobi " << name << " " << usage << "\n\n" << opts << "\n";
+      return true;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return false;
+}
+
+}  // namespace konobi
+
+int main(int argc, char** argv) {
+  using namespace konobi;
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << "konobi " << KONOBI_VERSION << " (" << KONOBI_COMMIT << ")\n";
+    return 0;
+  }
+  for (const Command& c : kCommands) {
+    if (name != c.name) continue;
+    try {
+      return c.run(Args(argv + 2, argv + argc));
+    } catch (const UsageError& e) {
+      std::cerr << "konobi " << name << ": " << e.what() << " (see konobi " << name << " --help)\n";
+    } catch (const ParseError& e) {
+      std::cerr << "konobi " << name << ": " << e.what() << "\n";
+    } catch (const RuleError& e) {
+      std::cerr << "konobi " << name << ": illegal move: " << e.what() << "\n";
+    } catch (const std::bad_alloc&) {
+      std::cerr << "konobi " << name << ": out of memory\n";
+    } catch (const std::exception& e) {
+      std::cerr << "konobi " << name << ": " << e.what() << "\n";
+    }
+    return 2;
+  }
+  std::cerr << "konobi: unknown command '" << name << "'\n\n";
+  print_usage(std::cerr);
+  return 2;
+}
