@@ -61,34 +61,35 @@ Bitboard<W> konobi_legal_placements(const Position<W>& pos) {
   return konobi_legality(pos, pos.to_move).legal;
 }
 
-// The chain of c stones (8-connected) that contains p.
+// Stones of `stones` 8-connected to the set `seed`.
 template <int W>
-Bitboard<W> chain_of(const Geometry<W>& g, const Bitboard<W>& stones, int p) {
-  Bitboard<W> chain = Bitboard<W>::single(p), prev;
+Bitboard<W> flood8(const Geometry<W>& g, const Bitboard<W>& stones, Bitboard<W> seed) {
+  Bitboard<W> prev;
+  seed &= stones;
   do {
-    prev = chain;
-    chain = g.grow8(chain) & stones;
-  } while (chain != prev);
-  return chain;
+    prev = seed;
+    seed = g.grow8(seed) & stones;
+  } while (seed != prev);
+  return seed;
 }
 
-// Whether c stones `stones`, which include p, hold a chain through p touching
-// both of c's edges. Only the mover's new stone can complete a chain, so this
-// is the whole win test.
+// The empty points where a c stone would complete a chain joining c's two
+// edges: a new stone joins exactly the chains it touches, so it wins when it
+// lies on (or beside a chain that reaches) each edge. Exact, and a handful of
+// flood steps for all points at once. Callers intersect with the legal set.
 template <int W>
-bool connects_edges_through(const Geometry<W>& g, const Bitboard<W>& stones, Color c, int p) {
-  const Bitboard<W>& lo = g.edge_lo[c];
-  const Bitboard<W>& hi = g.edge_hi[c];
-  if ((stones & lo).none() || (stones & hi).none()) return false;
-  const Bitboard<W> chain = chain_of(g, stones, p);
-  return (chain & lo).any() && (chain & hi).any();
+Bitboard<W> connecting_points(const Position<W>& pos, Color c) {
+  const Geometry<W>& g = *pos.g;
+  const Bitboard<W>& C = pos.stones[c];
+  const Bitboard<W> lo = g.edge_lo[c] | g.grow8(flood8(g, C, g.edge_lo[c]));
+  const Bitboard<W> hi = g.edge_hi[c] | g.grow8(flood8(g, C, g.edge_hi[c]));
+  return lo & hi & pos.empty_points();
 }
 
 // Whether placing the mover's stone at p wins at once.
 template <int W>
 bool konobi_wins_by(const Position<W>& pos, int p) {
-  const Color c = pos.to_move;
-  return connects_edges_through(*pos.g, pos.stones[c] | Bitboard<W>::single(p), c, p);
+  return connecting_points(pos, pos.to_move).test(p);
 }
 
 // Whether colour c has a chain joining its two edges anywhere on the board
@@ -96,12 +97,7 @@ bool konobi_wins_by(const Position<W>& pos, int p) {
 template <int W>
 bool has_winning_chain(const Position<W>& pos, Color c) {
   const Geometry<W>& g = *pos.g;
-  Bitboard<W> reach = pos.stones[c] & g.edge_lo[c], prev;
-  do {
-    prev = reach;
-    reach = g.grow8(reach) & pos.stones[c];
-  } while (reach != prev);
-  return (reach & g.edge_hi[c]).any();
+  return (flood8(g, pos.stones[c], g.edge_lo[c]) & g.edge_hi[c]).any();
 }
 
 // Why an empty point is or is not open to colour c, for people.
@@ -153,6 +149,11 @@ struct KonobiRules {
   template <int W>
   static bool wins_by(const Position<W>& pos, int p) {
     return konobi_wins_by(pos, p);
+  }
+  // Of the given legal placements, those that win at once.
+  template <int W>
+  static Bitboard<W> winning(const Position<W>& pos, const Bitboard<W>& legal) {
+    return legal & connecting_points(pos, pos.to_move);
   }
   template <int W>
   static void play(Position<W>& pos, int p) {

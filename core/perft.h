@@ -28,8 +28,7 @@ void perft_accumulate(const Position<W>& pos, int depth, uint64_t* counts) {
   }
   counts[0] += moves.count();
   if (depth == 1) return;
-  moves.for_each([&](int p) {
-    if (Rules::wins_by(pos, p)) return;
+  moves.minus(Rules::winning(pos, moves)).for_each([&](int p) {
     Position<W> next = pos;
     Rules::play(next, p);
     perft_accumulate<Rules>(next, depth - 1, counts + 1);

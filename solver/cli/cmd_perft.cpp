@@ -11,7 +11,7 @@
 #include "command.h"
 #include "core/perft.h"
 #include "game_input.h"
-#include "json.h"
+#include "solver/io/json_writer.h"
 
 namespace konobi {
 
@@ -37,8 +37,7 @@ std::vector<uint64_t> parallel_perft(const Position<W>& root, int depth) {
         q.pass();
         next.push_back({q, it.ply + 1});
       }
-      moves.for_each([&](int p) {
-        if (KonobiRules::wins_by(it.pos, p)) return;
+      moves.minus(KonobiRules::winning(it.pos, moves)).for_each([&](int p) {
         Position<W> q = it.pos;
         KonobiRules::play(q, p);
         next.push_back({q, it.ply + 1});

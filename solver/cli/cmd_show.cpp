@@ -5,7 +5,7 @@
 #include "command.h"
 #include "diagram.h"
 #include "game_input.h"
-#include "json.h"
+#include "solver/io/json_writer.h"
 
 namespace konobi {
 

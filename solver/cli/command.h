@@ -22,6 +22,7 @@ struct UsageError : std::runtime_error {
 int cmd_show(const Args& args);
 int cmd_perft(const Args& args);
 int cmd_play(const Args& args);
+int cmd_solve(const Args& args);
 
 // Parses args against opts (with positional ones if given); prints help and
 // returns true when --help was asked for.

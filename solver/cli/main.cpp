@@ -19,6 +19,7 @@ const Command kCommands[] = {
     {"show", "draw a position or game record: whose turn, legal points and why others are not", cmd_show},
     {"perft", "count move sequences from the empty board (move-generator check and speed)", cmd_perft},
     {"play", "play a console game: people, or against the random mover", cmd_play},
+    {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
 };
 
 void print_usage(std::ostream& out) {

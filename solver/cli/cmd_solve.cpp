@@ -1,0 +1,224 @@
+// konobi solve: proves every Black first move on an N x N board (N <= 8),
+// one per symmetry class, with White to move and no swap; from those the
+// empty board's value and the pie verdict follow. Writes the results file
+// after every proven class, reports progress every second, stops cleanly on
+// Ctrl-C, and --resume carries on from the file.
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "command.h"
+#include "core/types.h"
+#include "core/notation.h"
+#include "progress.h"
+#include "solver/io/atomic_file.h"
+#include "solver/io/results.h"
+#include "solver/search/openings.h"
+#include "solver/search/parallel_dfpn.h"
+#include "solver/search/proof.h"
+#include "solver/search/pv.h"
+
+namespace konobi {
+
+namespace {
+
+struct SolveConfig {
+  int size = 0, threads = 1;
+  double tt_mb = 1024;
+  std::string out, proof_dir, command;
+  bool resume = false, quiet = false;
+  DfpnOptions dfpn;
+};
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+void print_table(const Results& r, std::ostream& out) {
+  const int n = r.size;
+  out << "Konobi " << n << "x" << n << ": value of each Black first move, White to move, no swap\n"
+      << "(B: Black wins, so White should swap; W: White wins; ?: not proven)\n\n";
+  out << "     ";
+  for (int c = 0; c < n; ++c) out << char('a' + c) << ' ';
+  out << "\n";
+  for (int row = n - 1; row >= 0; --row) {
+    out << std::setw(3) << row + 1 << "  ";
+    for (int c = 0; c < n; ++c) {
+      const auto& o = r.openings[row * n + c];
+      out << (!o.solved ? '?' : o.winner == "black" ? 'B' : 'W') << ' ';
+    }
+    out << "\n";
+  }
+  out << "\n";
+  const std::string eb = r.empty_board_winner();
+  out << "Empty board without the pie rule: "
+      << (eb.empty() ? "not known yet" : eb == "black" ? "Black (first player) wins" : "White (second player) wins")
+      << "\n";
+  if (r.complete())
+    out << "Pie rule: White swaps after every winning opening and replies to every losing one, "
+           "so the second player wins with perfect play.\n";
+  out << "Nodes " << r.nodes << ", " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+}
+
+template <int W>
+int run_solve(const SolveConfig& cfg) {
+  const Geometry<W>& g = Geometry<W>::get(cfg.size);
+  const int n = cfg.size;
+  Results results;
+  if (cfg.resume && std::filesystem::exists(cfg.out)) {
+    results = Results::from_json(read_file(cfg.out), cfg.out);
+    if (results.size != n || results.game != "konobi")
+      throw UsageError(cfg.out + " holds a " + results.game + " " + std::to_string(results.size) + "x" +
+                       std::to_string(results.size) + " solve, not konobi " + std::to_string(n) + "x" + std::to_string(n));
+    if (!cfg.quiet) std::cerr << "resuming from " << cfg.out << "\n";
+  } else {
+    results.size = n;
+    for (int p = 0; p < g.cells; ++p) {
+      OpeningResult o;
+      o.point = point_name(n, p);
+      o.representative = point_name(n, opening_representative(g, p));
+      results.openings.push_back(o);
+    }
+  }
+  results.provenance = {std::string("konobi ") + KONOBI_VERSION, KONOBI_COMMIT, cfg.command, now_utc(),
+                        cfg.threads, cfg.tt_mb, cfg.dfpn.symmetry, cfg.dfpn.evaluate};
+  if (!cfg.proof_dir.empty()) std::filesystem::create_directories(cfg.proof_dir);
+
+  TranspositionTable tt(cfg.tt_mb);
+  install_stop_handler();
+  std::atomic<uint64_t> nodes{0};  // running count for the progress line
+  uint64_t exact_nodes = 0;        // summed from finished searches
+  const auto t_start = std::chrono::steady_clock::now();
+  const std::vector<int> classes = opening_classes(g);
+  std::atomic<int> proven{0}, current{-1};
+  for (int rep : classes) proven += results.openings[rep].solved;
+
+  ProgressReporter reporter(
+      [&] {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+        std::ostringstream s;
+        s << "[" << n << "x" << n << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven.load() << "/"
+          << classes.size() << " classes proven";
+        if (const int c = current.load(); c >= 0) {
+          Position<W> pos = Position<W>::empty(g);
+          pos.place(c);
+          pos.swap_available = false;
+          const auto f = tt.probe(cfg.dfpn.symmetry ? pos.canonical_key() : pos.key());
+          s << " | " << point_name(n, c) << " pn " << (f.pn >= kInf ? std::string("inf") : std::to_string(f.pn)) << " dn "
+            << (f.dn >= kInf ? std::string("inf") : std::to_string(f.dn));
+        }
+        s << " | nodes " << human_count(double(nodes.load())) << " (" << human_count(nodes.load() / std::max(secs, 1e-9))
+          << "/s) | table " << std::setprecision(0) << tt.fill() * 100 << "% of " << human_bytes(double(tt.bytes()))
+          << " | mem " << human_bytes(double(resident_bytes()));
+        return s.str();
+      },
+      !cfg.quiet);
+
+  const double seconds_before = results.seconds;
+  const unsigned long long nodes_before = results.nodes;
+  auto save = [&] {
+    results.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    results.nodes = nodes_before + exact_nodes;
+    write_file_atomically(cfg.out, results.to_json());
+  };
+
+  for (int rep : classes) {
+    if (results.openings[rep].solved) continue;
+    Position<W> pos = Position<W>::empty(g);
+    pos.place(rep);
+    pos.swap_available = false;
+    current = rep;
+    const auto t0 = std::chrono::steady_clock::now();
+    SolveOutcome outcome;
+    try {
+      outcome = solve_position(pos, tt, cfg.dfpn, cfg.threads, &stop_requested(), &nodes);
+    } catch (const SearchStopped&) {
+      current = -1;
+      save();
+      std::cerr << "interrupted: " << proven.load() << " of " << classes.size() << " classes proven and saved in "
+                << cfg.out << "; run again with --resume to continue\n";
+      return 130;
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const uint64_t class_nodes = outcome.nodes;
+    exact_nodes += outcome.nodes;
+    const Color winner = outcome.mover_wins ? White : Black;
+    std::vector<Move> pv = principal_variation(pos, tt, cfg.dfpn.symmetry, g.cells);
+    uint64_t proof_size = 0;
+    {
+      ProofBuilder<W> builder(tt, cfg.dfpn);
+      const Proof proof = builder.build(pos, winner);
+      proof_size = proof.entries.size();
+      if (!cfg.proof_dir.empty())
+        write_file_atomically(cfg.proof_dir + "/konobi-" + std::to_string(n) + "x" + std::to_string(n) + "-" +
+                                  point_name(n, rep) + ".proof",
+                              proof.to_text());
+    }
+    // Every point of the class, with moves mapped by the same symmetry.
+    for (int p = 0; p < g.cells; ++p) {
+      if (opening_representative(g, p) != rep) continue;
+      int s = 0;
+      while (g.sym[s][p] != rep) ++s;  // the colour-keeping symmetries are their own inverses
+      OpeningResult& o = results.openings[p];
+      o.solved = true;
+      o.winner = winner == Black ? "black" : "white";
+      o.continuation.clear();
+      for (Move m : pv) o.continuation.push_back(move_name(n, m >= 0 ? g.sym[s][m] : m));
+      o.nodes = class_nodes;
+      o.proof_size = proof_size;
+      o.seconds = secs;
+    }
+    ++proven;
+    current = -1;
+    save();
+    if (!cfg.quiet)
+      std::cerr << "proved " << point_name(n, rep) << ": " << color_name(winner) << " wins (" << class_nodes
+                << " nodes, " << std::fixed << std::setprecision(2) << secs << " s, proof " << proof_size
+                << " positions)\n";
+  }
+  save();
+  print_table(results, std::cout);
+  std::cout << "Results written to " << cfg.out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int cmd_solve(const Args& args) {
+  po::options_description opts("solve options");
+  SolveConfig cfg;
+  bool no_symmetry = false, no_eval = false;
+  opts.add_options()
+    ("size,n", po::value<int>(&cfg.size)->required(), "board size, 3 to 8")
+    ("threads,t", po::value<int>(&cfg.threads)->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
+     "search threads, all working on one opening at a time")
+    ("tt-mb", po::value<double>(&cfg.tt_mb)->default_value(1024), "transposition table size in MiB")
+    ("out,o", po::value<std::string>(&cfg.out), "results file (default results/konobi-NxN.json)")
+    ("resume", po::bool_switch(&cfg.resume), "continue from the results file, skipping proven openings")
+    ("proof", po::value<std::string>(&cfg.proof_dir), "write each opening's proof into this folder")
+    ("no-symmetry", po::bool_switch(&no_symmetry), "key the table by the plain position (for measurements)")
+    ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
+    ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
+  po::variables_map vm;
+  if (parse_command_line("solve", "--size N [--threads T] [--tt-mb MB] [--resume] [--proof DIR]", args, opts, vm))
+    return 0;
+  if (cfg.size < kMinSize || cfg.size > 8)
+    throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
+  if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
+  if (cfg.out.empty()) cfg.out = "results/konobi-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
+  cfg.dfpn.symmetry = !no_symmetry;
+  cfg.dfpn.evaluate = !no_eval;
+  cfg.command = "konobi solve";
+  for (const auto& a : args) cfg.command += " " + a;
+  if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
+  return run_solve<1>(cfg);
+}
+
+}  // namespace konobi

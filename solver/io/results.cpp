@@ -1,0 +1,110 @@
+#include "results.h"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "json_value.h"
+#include "json_writer.h"
+
+namespace konobi {
+
+bool Results::complete() const {
+  if (openings.empty()) return false;
+  for (const auto& o : openings)
+    if (!o.solved) return false;
+  return true;
+}
+
+std::string Results::empty_board_winner() const {
+  bool all = true;
+  for (const auto& o : openings) {
+    if (o.solved && o.winner == "black") return "black";
+    all &= o.solved;
+  }
+  return all && !openings.empty() ? "white" : "";
+}
+
+std::string Results::to_json() const {
+  std::ostringstream out;
+  JsonWriter j(out);
+  j.begin_object();
+  j.field("schema", kResultsSchema).field("game", game).field("size", size).field("complete", complete());
+  j.key("provenance").begin_object();
+  j.field("program", provenance.program).field("commit", provenance.commit).field("command", provenance.command);
+  j.field("date", provenance.date).field("threads", provenance.threads).field("tt_mb", provenance.tt_mb);
+  j.field("symmetry", provenance.symmetry).field("evaluation", provenance.evaluation);
+  j.end_object();
+  const std::string eb = empty_board_winner();
+  j.key("empty_board").begin_object();
+  j.key("winner");
+  eb.empty() ? j.null() : j.value(eb);
+  j.key("winning_openings").begin_array();
+  for (const auto& o : openings)
+    if (o.solved && o.winner == "black") j.value(o.point);
+  j.end_array();
+  j.end_object();
+  int solved = 0, black_wins = 0;
+  for (const auto& o : openings) solved += o.solved, black_wins += o.solved && o.winner == "black";
+  j.key("pie").begin_object();
+  j.field("openings_solved", solved).field("openings_black_wins", black_wins);
+  j.field("openings_white_wins", solved - black_wins);
+  j.key("second_player_wins");
+  complete() ? j.value(true) : j.null();
+  j.end_object();
+  j.field("nodes", nodes).field("seconds", seconds);
+  j.key("openings").begin_array();
+  for (const auto& o : openings) {
+    j.begin_object().field("point", o.point).field("class", o.representative).field("solved", o.solved);
+    if (o.solved) {
+      j.field("winner", o.winner).field("swap", o.swap());
+      j.key("continuation").begin_array();
+      for (const auto& m : o.continuation) j.value(m);
+      j.end_array();
+      j.field("nodes", o.nodes).field("proof_size", o.proof_size).field("seconds", o.seconds);
+    }
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object().finish();
+  return out.str();
+}
+
+Results Results::from_json(const std::string& text, const std::string& where) {
+  try {
+    const JsonValue v = JsonValue::parse(text);
+    if (v["schema"].str() != kResultsSchema)
+      throw std::runtime_error("schema '" + v["schema"].str() + "' is not " + kResultsSchema);
+    Results r;
+    r.game = v["game"].str();
+    r.size = int(v["size"].integer());
+    const JsonValue& p = v["provenance"];
+    r.provenance = {p["program"].str(), p["commit"].str(), p["command"].str(), p["date"].str(),
+                    int(p["threads"].integer()), p["tt_mb"].number(), p["symmetry"].boolean(),
+                    p["evaluation"].boolean()};
+    r.nodes = (unsigned long long)v["nodes"].integer();
+    r.seconds = v["seconds"].number();
+    for (const JsonValue& o : v["openings"].array()) {
+      OpeningResult x;
+      x.point = o["point"].str();
+      x.representative = o["class"].str();
+      x.solved = o["solved"].boolean();
+      if (x.solved) {
+        x.winner = o["winner"].str();
+        if (x.winner != "black" && x.winner != "white") throw std::runtime_error("winner '" + x.winner + "' is not black or white");
+        for (const JsonValue& m : o["continuation"].array()) x.continuation.push_back(m.str());
+        x.nodes = (unsigned long long)o["nodes"].integer();
+        x.proof_size = (unsigned long long)o["proof_size"].integer();
+        x.seconds = o["seconds"].number();
+      }
+      r.openings.push_back(std::move(x));
+    }
+    if (int(r.openings.size()) != r.size * r.size)
+      throw std::runtime_error("it lists " + std::to_string(r.openings.size()) + " openings, not " +
+                               std::to_string(r.size * r.size));
+    return r;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(where + " is not a valid results file: " + e.what());
+  }
+}
+
+}  // namespace konobi

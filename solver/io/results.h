@@ -1,0 +1,48 @@
+// The results file of a solve (results/konobi-NxN.json), schema documented
+// in docs/RESULTS.md. Written after every proven opening, atomically, so an
+// interrupted run keeps all it proved; read back by --resume and by the
+// reports built on it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace konobi {
+
+constexpr const char* kResultsSchema = "konobi-results/1";
+
+struct OpeningResult {
+  std::string point;           // Black's first stone
+  std::string representative;  // the point of its symmetry class that was solved
+  bool solved = false;
+  std::string winner;  // "black" or "white" (with White to move, no swap)
+  std::vector<std::string> continuation;  // best play from the opening, White first
+  unsigned long long nodes = 0, proof_size = 0;
+  double seconds = 0;
+  // With the pie rule White swaps exactly when Black's opening wins.
+  bool swap() const { return winner == "black"; }
+};
+
+struct Provenance {
+  std::string program, commit, command, date;
+  int threads = 1;
+  double tt_mb = 0;
+  bool symmetry = true, evaluation = true;
+};
+
+struct Results {
+  std::string game = "konobi";
+  int size = 0;
+  Provenance provenance;
+  std::vector<OpeningResult> openings;  // every point, row by row from a1
+  double seconds = 0;                   // wall time of all runs together
+  unsigned long long nodes = 0;
+
+  bool complete() const;
+  // Empty board, Black to move, no pie rule: Black wins iff some opening wins.
+  std::string empty_board_winner() const;  // "black", "white", or "" if unknown
+  std::string to_json() const;
+  static Results from_json(const std::string& text, const std::string& where);  // throws std::runtime_error
+};
+
+}  // namespace konobi

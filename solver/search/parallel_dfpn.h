@@ -1,0 +1,60 @@
+// Runs df-pn on one position with several TBB threads sharing one table, so
+// a single hard position gets every core, not just the positions side by
+// side.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <oneapi/tbb/task_group.h>
+
+#include "dfpn.h"
+
+namespace konobi {
+
+struct SolveOutcome {
+  bool mover_wins = false;
+  uint64_t nodes = 0;
+};
+
+// Throws SearchStopped when `stop` is raised first. `progress` (optional)
+// receives node counts as the threads go.
+template <int W>
+SolveOutcome solve_position(const Position<W>& pos, TranspositionTable& tt, DfpnOptions opt, int threads,
+                            const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
+  opt.parallel = threads > 1;
+  std::atomic<bool> finish{false};  // raised by the first thread done, or by `stop`
+  std::atomic<int> result{-1}, running{threads};
+  std::atomic<uint64_t> nodes{0};
+  oneapi::tbb::task_group group;
+  for (int t = 0; t < threads; ++t) {
+    group.run([&, t] {
+      DfpnOptions o = opt;
+      // Different slack per thread: their searches drift apart sooner.
+      o.epsilon = opt.epsilon * (1.0 + 0.5 * t);
+      Dfpn<W> search(tt, o, &finish, progress);
+      try {
+        int expected = -1;
+        result.compare_exchange_strong(expected, search.solve(pos) ? 1 : 0);
+        finish.store(true);
+      } catch (const SearchStopped&) {
+      } catch (...) {
+        finish.store(true);
+        running.fetch_sub(1);
+        throw;
+      }
+      nodes += search.nodes();
+      running.fetch_sub(1);
+    });
+  }
+  while (running.load() > 0) {
+    if (stop && stop->load()) finish.store(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  group.wait();
+  if (result.load() < 0) throw SearchStopped{};
+  return {result.load() == 1, nodes.load()};
+}
+
+}  // namespace konobi

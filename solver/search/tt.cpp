@@ -1,0 +1,34 @@
+#include "tt.h"
+
+#include <cstring>
+
+namespace konobi {
+
+TranspositionTable::TranspositionTable(double megabytes) {
+  const double bytes = megabytes * 1024.0 * 1024.0;
+  if (!(bytes >= double(sizeof(TTBucket))))
+    throw std::invalid_argument("a transposition table of " + std::to_string(megabytes) +
+                                " MB cannot hold one 64-byte bucket");
+  // A power of two buckets, the largest that fits.
+  nbuckets_ = std::bit_floor(size_t(bytes / sizeof(TTBucket)));
+  void* mem = std::aligned_alloc(64, nbuckets_ * sizeof(TTBucket));
+  if (!mem) throw std::bad_alloc();
+  table_.reset(static_cast<TTBucket*>(mem));
+  locks_ = std::make_unique<std::atomic_flag[]>(kStripes);
+  clear();
+}
+
+void TranspositionTable::clear() {
+  std::memset(static_cast<void*>(table_.get()), 0, nbuckets_ * sizeof(TTBucket));
+}
+
+double TranspositionTable::fill() const {
+  const size_t sample = std::min<size_t>(nbuckets_, 4096);
+  const size_t stride = nbuckets_ / sample;
+  size_t used = 0;
+  for (size_t i = 0; i < sample; ++i)
+    for (const TTEntry& e : table_[i * stride].e) used += !e.empty();
+  return double(used) / double(sample * 4);
+}
+
+}  // namespace konobi

@@ -1,0 +1,140 @@
+// The transposition table shared by every search thread: 64-byte buckets of
+// four 16-byte entries, each keeping 32 bits of the canonical key (the bucket
+// index supplies the low bits, as in Pons' Connect Four table), the proof and
+// disproof numbers, and a log-scale measure of the work spent. Replacement
+// keeps expensive entries: a new entry evicts the cheapest unproven one.
+// Threads lock a bucket through a striped spinlock, so the table holds only
+// consistent entries.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace konobi {
+
+// Proof numbers saturate here: a value this large means "proven impossible".
+constexpr uint32_t kInf = 0x3fffffff;
+
+struct TTEntry {
+  uint32_t check = 0;  // high 32 bits of the key; 0 with pn == dn == 0 means empty
+  uint32_t pn = 0;     // cost to prove that the side to move wins
+  uint32_t dn = 0;     // cost to prove that the side to move loses
+  uint16_t work = 0;   // ~ 2 * log2(nodes spent on this position)
+  int8_t best = -1;    // a winning move once proven, else the last best child
+  uint8_t busy = 0;    // threads inside this position now (parallel search)
+  bool empty() const { return check == 0 && pn == 0 && dn == 0; }
+};
+static_assert(sizeof(TTEntry) == 16);
+
+struct alignas(64) TTBucket {
+  TTEntry e[4];
+};
+
+class TranspositionTable {
+ public:
+  // Throws std::invalid_argument when `megabytes` cannot hold one bucket and
+  // std::bad_alloc when the memory is not there.
+  explicit TranspositionTable(double megabytes);
+
+  struct Found {
+    bool hit = false;
+    uint32_t pn = 1, dn = 1;
+    uint16_t work = 0;
+    int8_t best = -1;
+    uint8_t busy = 0;
+  };
+
+  Found probe(uint64_t key) const {
+    const TTBucket& b = bucket(key);
+    Lock lock(locks_[stripe(key)]);
+    for (const TTEntry& e : b.e)
+      if (e.check == check(key) && !e.empty()) return {true, e.pn, e.dn, e.work, e.best, e.busy};
+    return {};
+  }
+
+  // Writes pn/dn/best for key, adding `work_nodes` to its effort.
+  void store(uint64_t key, uint32_t pn, uint32_t dn, int8_t best, uint64_t work_nodes) {
+    TTBucket& b = bucket(key);
+    Lock lock(locks_[stripe(key)]);
+    TTEntry* slot = find_or_replace(b, key);
+    slot->check = check(key);
+    slot->pn = pn;
+    slot->dn = dn;
+    slot->best = best;
+    slot->work = std::max<uint16_t>(slot->work, work_code(work_nodes));
+    if (pn == 0 || dn == 0) slot->busy = 0;
+  }
+
+  // Marks (delta +1) or unmarks (-1) a position as being searched by a
+  // thread; others read it to steer elsewhere.
+  void add_busy(uint64_t key, int delta) {
+    TTBucket& b = bucket(key);
+    Lock lock(locks_[stripe(key)]);
+    for (TTEntry& e : b.e)
+      if (e.check == check(key) && !e.empty()) {
+        e.busy = uint8_t(std::clamp(int(e.busy) + delta, 0, 255));
+        return;
+      }
+    if (delta > 0) {
+      TTEntry* slot = find_or_replace(b, key);
+      *slot = TTEntry{check(key), 1, 1, 0, -1, uint8_t(delta)};
+    }
+  }
+
+  void clear();
+  size_t buckets() const { return nbuckets_; }
+  size_t bytes() const { return nbuckets_ * sizeof(TTBucket); }
+  // Share of the entries in use, sampled.
+  double fill() const;
+
+  static uint16_t work_code(uint64_t nodes) {
+    return nodes == 0 ? 0 : uint16_t(2 * std::bit_width(nodes));
+  }
+
+ private:
+  struct Lock {
+    explicit Lock(std::atomic_flag& f) : f_(f) {
+      while (f_.test_and_set(std::memory_order_acquire))
+        while (f_.test(std::memory_order_relaxed)) {
+        }
+    }
+    ~Lock() { f_.clear(std::memory_order_release); }
+    std::atomic_flag& f_;
+  };
+
+  static uint32_t check(uint64_t key) { return uint32_t(key >> 32) | 1; }  // never 0
+  TTBucket& bucket(uint64_t key) const { return table_[key & (nbuckets_ - 1)]; }
+  // Derived from the bucket index so that one bucket always has one lock.
+  size_t stripe(uint64_t key) const { return (key & (nbuckets_ - 1)) & (kStripes - 1); }
+
+  static TTEntry* find_or_replace(TTBucket& b, uint64_t key) {
+    TTEntry* victim = nullptr;
+    for (TTEntry& e : b.e) {
+      if (e.check == check(key) && !e.empty()) return &e;
+      if (e.empty()) return &e;
+    }
+    // Evict the least work, sparing proven entries and positions in use.
+    auto cost = [](const TTEntry& x) { return int(x.work) + ((x.pn == 0 || x.dn == 0) ? 8 : 0) + (x.busy ? 64 : 0); };
+    for (TTEntry& e : b.e)
+      if (!victim || cost(e) < cost(*victim)) victim = &e;
+    return victim;
+  }
+
+  static constexpr size_t kStripes = 1 << 16;
+  size_t nbuckets_ = 0;
+  struct Free {
+    void operator()(TTBucket* p) const { std::free(p); }
+  };
+  std::unique_ptr<TTBucket[], Free> table_;
+  std::unique_ptr<std::atomic_flag[]> locks_;
+};
+
+}  // namespace konobi
