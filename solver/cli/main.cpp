@@ -19,13 +19,14 @@ const Command kCommands[] = {
     {"show", "draw a position or game record: whose turn, legal points and why others are not", cmd_show},
     {"perft", "count move sequences from the empty board (move-generator check and speed)", cmd_perft},
     {"play", "play a console game: people, or against the random mover", cmd_play},
+    {"verify-proof", "check proof files with an independent, simple rules implementation", cmd_verify_proof},
     {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
 };
 
 void print_usage(std::ostream& out) {
   out << "konobi - rules engine and solver for the connection game Konobi\n\n"
          "usage: konobi <command> [options]    (konobi <command> --help for its options)\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 }  // namespace
 
