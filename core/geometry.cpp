@@ -46,7 +46,7 @@ Geometry<W>::Geometry(int size) : n(size), cells(size * size) {
       const int q = y * n + x;
       sym[s][p] = int16_t(q);
       for (int c = 0; c < 2; ++c)
-        zob[s][c][p] = base[sym_swaps_colors(s) ? c ^ 1 : c][q];
+        zob[c][p][s] = base[sym_swaps_colors(s) ? c ^ 1 : c][q];
     }
   }
 }

@@ -28,9 +28,10 @@ struct Geometry {
   Bitboard<W> edge_lo[2];     // Black: row 1, White: column a
   Bitboard<W> edge_hi[2];     // Black: row N, White: the last column
   std::array<std::array<int16_t, kMaxCells>, kSymmetries> sym{};
-  // zob[s][c][p]: key of a c stone at p in the image under symmetry s, i.e.
-  // the base key of the mapped colour at the mapped point.
-  std::array<std::array<std::array<uint64_t, kMaxCells>, 2>, kSymmetries> zob{};
+  // zob[c][p][s]: key of a c stone at p in the image under symmetry s, i.e.
+  // the base key of the mapped colour at the mapped point. The 8 keys of one
+  // stone are adjacent because every move updates all of them.
+  alignas(64) std::array<std::array<std::array<uint64_t, kSymmetries>, kMaxCells>, 2> zob{};
   uint64_t side_key = 0;  // xor-ed in when White is to move
   uint64_t swap_key = 0;  // xor-ed in while the pie swap is available
 

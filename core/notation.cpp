@@ -22,7 +22,7 @@ int parse_point(int n, std::string_view t) {
   const int col = std::tolower(static_cast<unsigned char>(t[0])) - 'a';
   int row = 0;
   for (size_t i = 1; i < t.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(t[i])) || i > 2)
+    if (!std::isdigit(static_cast<unsigned char>(t[i])) || i > 2 || (i == 1 && t[i] == '0' && t.size() > 2))
       throw ParseError(quoted + " is not a point: expected a column letter and a row number, like c3");
     row = row * 10 + (t[i] - '0');
   }
@@ -109,10 +109,14 @@ PositionText parse_position(std::string_view text) {
       rows.back().push_back(White);
     } else if (std::isdigit(static_cast<unsigned char>(ch))) {
       int run = 0;
-      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])))
+      const size_t start = i;
+      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i]))) {
         run = run * 10 + (board[i++] - '0');
+        if (run > kMaxSize) break;  // stop before the number can overflow
+      }
+      if (run == 0 || run > kMaxSize)
+        throw ParseError(where + ": a run of " + board.substr(start, i - start) + "... empty points is impossible");
       --i;
-      if (run == 0 || run > kMaxSize) throw ParseError(where + ": a run of " + std::to_string(run) + " empty points is impossible");
       rows.back().insert(rows.back().end(), run, -1);
     } else {
       throw ParseError(where + ": '" + std::string(1, ch) +

@@ -35,7 +35,8 @@ struct Position {
 
   void toggle_stone(Color c, int p) {
     stones[c] ^= Bitboard<W>::single(p);
-    for (int s = 0; s < kSymmetries; ++s) keys[s] ^= g->zob[s][c][p];
+    const auto& z = g->zob[c][p];  // the 8 keys side by side: one cache line
+    for (int s = 0; s < kSymmetries; ++s) keys[s] ^= z[s];
   }
   // The mover puts a stone on p. The pie swap opens only after Black's first
   // stone on an empty board.
@@ -69,7 +70,7 @@ struct Position {
     std::array<uint64_t, kSymmetries> k{};
     for (int c = 0; c < 2; ++c)
       stones[c].for_each([&](int p) {
-        for (int s = 0; s < kSymmetries; ++s) k[s] ^= g->zob[s][c][p];
+        for (int s = 0; s < kSymmetries; ++s) k[s] ^= g->zob[c][p][s];
       });
     return k;
   }

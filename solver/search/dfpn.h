@@ -40,11 +40,14 @@ class Dfpn {
   // which throws SearchStopped). Returns true when the side to move wins.
   bool solve(const Position<W>& root) {
     const uint64_t k = key(root);
+    uint32_t pn = 1, dn = 1;
     while (true) {
       const auto f = tt_.probe(k);
-      if (f.hit && (f.pn == 0 || f.dn == 0)) return f.pn == 0;
-      uint32_t pn, dn;
-      mid(root, k, kInf, kInf, pn, dn);
+      if (f.hit) pn = f.pn, dn = f.dn;
+      if (pn == 0 || dn == 0) return pn == 0;
+      // Widening root thresholds rather than infinite ones: the root entry
+      // is stored each time one is reached, which progress reports read.
+      mid(root, k, widen(pn), widen(dn), pn, dn);
       if (pn == 0 || dn == 0) return pn == 0;
     }
   }
@@ -62,6 +65,7 @@ class Dfpn {
   };
 
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
+  static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
 
   void mid(const Position<W>& pos, uint64_t k, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn, uint32_t& out_dn) {
     const uint64_t start_nodes = ++nodes_;
@@ -97,7 +101,7 @@ class Dfpn {
       if (f.hit) {
         c.pn = f.pn, c.dn = f.dn;
       } else if (opt_.evaluate) {
-        const Estimate e = estimate(c.pos);
+        const Estimate e = cached_estimate(c.pos, c.key);
         c.pn = e.pn, c.dn = e.dn;
       }
     }
@@ -160,6 +164,19 @@ class Dfpn {
 
   uint32_t busy_of(uint64_t k) const { return tt_.probe(k).busy; }
 
+  // df-pn re-enters a node many times as its thresholds grow, and each time
+  // its unexpanded children would be evaluated again: a small per-thread
+  // cache of evaluations avoids that without filling the shared table with
+  // positions that were never searched.
+  Estimate cached_estimate(const Position<W>& pos, uint64_t k) {
+    if (eval_cache_.empty()) eval_cache_.resize(size_t(1) << kEvalCacheBits);
+    EvalSlot& slot = eval_cache_[k & ((size_t(1) << kEvalCacheBits) - 1)];
+    if (slot.key == k) return {slot.pn, slot.dn};
+    const Estimate e = estimate(pos);
+    slot = {k, uint32_t(e.pn), uint32_t(e.dn)};
+    return e;
+  }
+
   // Placements near the centre and next to the mover's own stones first.
   static uint16_t move_order(const Position<W>& pos, int m) {
     const Geometry<W>& g = *pos.g;
@@ -169,8 +186,15 @@ class Dfpn {
     return uint16_t(centre * 4 + friends);
   }
 
+  struct EvalSlot {
+    uint64_t key = 0;
+    uint32_t pn = 0, dn = 0;
+  };
+  static constexpr int kEvalCacheBits = 18;  // 4 MiB per thread
+
   TranspositionTable& tt_;
   DfpnOptions opt_;
+  std::vector<EvalSlot> eval_cache_;
   const std::atomic<bool>* stop_;
   std::atomic<uint64_t>* progress_;
   uint64_t nodes_ = 0;

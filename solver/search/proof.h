@@ -56,7 +56,8 @@ class ProofBuilder {
   void winner_node(const Position<W>& pos) {
     if (!seen_.insert(pos.key()).second) return;
     const NodeMoves<W> nm = node_moves(pos);
-    if (nm.kind == NodeKind::WinNow) return record(pos, nm.win);
+    // An immediate win needs no entry: the checker finds it by itself.
+    if (nm.kind == NodeKind::WinNow) return;
     if (nm.kind == NodeKind::PassOnly) {
       record(pos, kPass);
       Position<W> q = pos;

@@ -26,9 +26,17 @@ class Checker {
     const std::string key = ref_to_string(b);
     if (!done_.insert(key).second) return;
     ++out_.positions;
-    auto it = moves_.find(key);
-    if (it == moves_.end()) fail(b, "the proof has no move for the winner here");
     const std::vector<int> legal = ref_legal(b);
+    auto it = moves_.find(key);
+    if (it == moves_.end()) {
+      // Positions the winner wins at once carry no entry.
+      for (int p : legal) {
+        RefBoard next = b;
+        next.cell[p] = b.to_move;
+        if (ref_has_winning_chain(next, winner_)) return;
+      }
+      fail(b, "the proof has no move for the winner here, and no move wins at once");
+    }
     RefBoard next = b;
     if (it->second == "pass") {
       if (!legal.empty()) fail(b, "the proof passes, but the winner has legal placements");

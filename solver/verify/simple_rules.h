@@ -1,7 +1,8 @@
 // A slow, deliberately naive implementation of Konobi's rules, written
 // straight from docs/RULES.md and shared/rules/CLARIFICATIONS.md with plain
 // loops over coordinates. It includes nothing from core/ and shares no code
-// with it, so that the tests can check the bitboard engine against it.
+// with it, so that the tests can check the bitboard engine against it and the proof
+// checker can verify what the engine proved.
 #pragma once
 
 #include <cstdint>
