@@ -29,6 +29,7 @@ namespace {
 struct SolveConfig {
   int size = 0, threads = 1;
   double tt_mb = 1024;
+  double class_limit = 0;  // seconds per symmetry class, 0 = none
   std::string out, proof_dir, command;
   bool resume = false, quiet = false;
   DfpnOptions dfpn;
@@ -97,9 +98,21 @@ int run_solve(const SolveConfig& cfg) {
   uint64_t exact_nodes = 0;        // summed from finished searches
   const auto t_start = std::chrono::steady_clock::now();
   const std::vector<int> classes = opening_classes(g);
-  std::atomic<int> proven{0}, current{-1};
+  std::atomic<int> proven{0}, current{-1}, skipped{0};
+  // Raised on Ctrl-C, or when the current class runs past --class-limit.
+  std::atomic<bool> class_stop{false};
+  std::atomic<double> class_started{0};
   for (int rep : classes) proven += results.openings[rep].solved;
 
+  ProgressReporter watchdog(
+      [&] {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+        if (stop_requested().load() || (cfg.class_limit > 0 && current.load() >= 0 &&
+                                        secs - class_started.load() > cfg.class_limit))
+          class_stop.store(true);
+        return std::string();
+      },
+      true, std::chrono::milliseconds(100));
   ProgressReporter reporter(
       [&] {
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
@@ -134,13 +147,21 @@ int run_solve(const SolveConfig& cfg) {
     Position<W> pos = Position<W>::empty(g);
     pos.place(rep);
     pos.swap_available = false;
+    class_stop = false;
+    class_started = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     current = rep;
     const auto t0 = std::chrono::steady_clock::now();
     SolveOutcome outcome;
     try {
-      outcome = solve_position(pos, tt, cfg.dfpn, cfg.threads, &stop_requested(), &nodes);
+      outcome = solve_position(pos, tt, cfg.dfpn, cfg.threads, &class_stop, &nodes);
     } catch (const SearchStopped&) {
       current = -1;
+      if (!stop_requested().load()) {
+        ++skipped;
+        std::cerr << "gave up on " << point_name(n, rep) << " after " << cfg.class_limit
+                  << " s (--class-limit); it stays unproven\n";
+        continue;
+      }
       save();
       std::cerr << "interrupted: " << proven.load() << " of " << classes.size() << " classes proven and saved in "
                 << cfg.out << "; run again with --resume to continue\n";
@@ -201,6 +222,8 @@ int cmd_solve(const Args& args) {
      "search threads, all working on one opening at a time")
     ("tt-mb", po::value<double>(&cfg.tt_mb)->default_value(1024), "transposition table size in MiB")
     ("out,o", po::value<std::string>(&cfg.out), "results file (default results/konobi-NxN.json)")
+    ("class-limit", po::value<double>(&cfg.class_limit)->default_value(0),
+     "give up on a symmetry class after this many seconds and go on (0: no limit)")
     ("resume", po::bool_switch(&cfg.resume), "continue from the results file, skipping proven openings")
     ("proof", po::value<std::string>(&cfg.proof_dir), "write each opening's proof into this folder")
     ("no-symmetry", po::bool_switch(&no_symmetry), "key the table by the plain position (for measurements)")

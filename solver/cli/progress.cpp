@@ -53,7 +53,8 @@ ProgressReporter::ProgressReporter(std::function<std::string()> line, bool enabl
   if (!enabled) return;
   thread_ = std::thread([this, period] {
     std::unique_lock lock(mu_);
-    while (!cv_.wait_for(lock, period, [this] { return done_; })) std::cerr << line_() << std::endl;
+    while (!cv_.wait_for(lock, period, [this] { return done_; }))
+      if (const std::string l = line_(); !l.empty()) std::cerr << l << std::endl;
   });
 }
 

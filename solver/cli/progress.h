@@ -22,7 +22,7 @@ std::string human_count(double v);   // 12.3M
 std::string human_bytes(double v);   // 1.2 GiB
 
 // Calls `line()` every `period` on a thread of its own and prints the result
-// to stderr until destroyed.
+// to stderr (unless empty) until destroyed; an empty line makes it a watchdog.
 class ProgressReporter {
  public:
   ProgressReporter(std::function<std::string()> line, bool enabled, std::chrono::milliseconds period = std::chrono::milliseconds(1000));
