@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "command.h"
+#include "konobi_version.h"
 #include "core/types.h"
 #include "core/notation.h"
 #include "progress.h"

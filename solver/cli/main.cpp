@@ -4,6 +4,7 @@
 #include <string>
 
 #include "command.h"
+#include "konobi_version.h"
 #include "core/game.h"
 
 namespace konobi {

@@ -58,6 +58,11 @@ class AlphaBeta {
     const NodeMoves<W> nm = node_moves(pos);
     if (nm.kind == NodeKind::WinNow) return kWinScore - 1;
     if (nm.kind == NodeKind::LoseNow) return -(kWinScore - 2);
+    // Past those two checks the score lies in [-(kWinScore - 2), kWinScore - 3]:
+    // narrowing the window to it keeps windows passed down from emptying.
+    alpha = std::max(alpha, -(kWinScore - 2));
+    beta = std::min(beta, kWinScore - 3);
+    if (alpha >= beta) return alpha;
     const uint64_t key = pos.canonical_key();
     Entry& e = table_[key & mask_];
     if (e.key == key) {

@@ -40,14 +40,18 @@ class Dfpn {
   // which throws SearchStopped). Returns true when the side to move wins.
   bool solve(const Position<W>& root) {
     const uint64_t k = key(root);
-    uint32_t pn = 1, dn = 1;
+    uint32_t pn = 1, dn = 1, th_pn = 0, th_dn = 0;
     while (true) {
       const auto f = tt_.probe(k);
       if (f.hit) pn = f.pn, dn = f.dn;
       if (pn == 0 || dn == 0) return pn == 0;
       // Widening root thresholds rather than infinite ones: the root entry
       // is stored each time one is reached, which progress reports read.
-      mid(root, k, widen(pn), widen(dn), pn, dn);
+      // They never shrink, or a small table that forgot the children could
+      // hand back the same numbers for ever.
+      th_pn = std::max(th_pn, widen(pn));
+      th_dn = std::max(th_dn, widen(dn));
+      mid(root, k, th_pn, th_dn, pn, dn);
       if (pn == 0 || dn == 0) return pn == 0;
     }
   }

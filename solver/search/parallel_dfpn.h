@@ -23,7 +23,12 @@ struct SolveOutcome {
 template <int W>
 SolveOutcome solve_position(const Position<W>& pos, TranspositionTable& tt, DfpnOptions opt, int threads,
                             const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
-  opt.parallel = threads > 1;
+  if (threads == 1) {  // on the calling thread: no task group, no polling
+    Dfpn<W> search(tt, opt, stop, progress);
+    const bool wins = search.solve(pos);
+    return {wins, search.nodes()};
+  }
+  opt.parallel = true;
   std::atomic<bool> finish{false};  // raised by the first thread done, or by `stop`
   std::atomic<int> result{-1}, running{threads};
   std::atomic<uint64_t> nodes{0};

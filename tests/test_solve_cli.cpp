@@ -1,0 +1,404 @@
+// `konobi solve` and `konobi verify-proof` as a user runs them: results
+// files, proofs the checker accepts (and tampered ones it refuses), stopping
+// with Ctrl-C and resuming, and bad input, which must end with a nonzero
+// exit status and a message, never a crash.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "solver/io/results.h"
+#include "solver/search/alphabeta.h"
+#include "solver/search/openings.h"
+
+using Catch::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  bool exited = false;  // false: killed by a signal (a crash)
+  int status = -1;      // exit status when exited
+  std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  q += '\'';
+  return q;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void spit(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
+// A fresh directory under /tmp, removed with everything in it afterwards.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char name[] = "/tmp/konobi_solve_test_XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+};
+
+// Runs `prefix konobi args...` through the shell (args quoted), stdin from
+// /dev/null, stdout and stderr captured separately. `prefix` is put in
+// front unquoted (e.g. a `timeout` command).
+Run run_konobi(const std::vector<std::string>& args, const std::string& prefix = "") {
+  char errname[] = "/tmp/konobi_solve_test_err_XXXXXX";
+  const int fd = mkstemp(errname);
+  REQUIRE(fd >= 0);
+  close(fd);
+  std::string cmd = prefix + quote(KONOBI_BINARY);
+  for (const auto& a : args) {
+    cmd += ' ';
+    cmd += quote(a);
+  }
+  cmd += " < /dev/null 2> ";
+  cmd += quote(errname);
+  Run r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[4096];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, got);
+  const int raw = pclose(pipe);
+  REQUIRE(raw != -1);
+  r.exited = WIFEXITED(raw);
+  r.status = r.exited ? WEXITSTATUS(raw) : -1;
+  r.err = slurp(errname);
+  std::remove(errname);
+  return r;
+}
+
+// Solves that should finish in a second or two run under this, so that a
+// stuck search fails the test (status 124) instead of hanging it.
+#ifdef KONOBI_SANITIZE_BUILD
+const std::string kGuard = "timeout 600 ";
+#else
+const std::string kGuard = "timeout 120 ";
+#endif
+
+// The program stopped by its own choice: an exit status, not a signal (the
+// shell reports a child killed by signal N as 128 + N; 130 is our own
+// "interrupted" status and is allowed where the caller says so).
+void require_no_crash(const Run& r, bool allow_130 = false) {
+  INFO("stdout: " << r.out);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exited);
+  if (!(allow_130 && r.status == 130)) REQUIRE(r.status < 128);
+}
+
+void require_status(const Run& r, int status) {
+  INFO("stdout: " << r.out);
+  INFO("stderr: " << r.err);
+  require_no_crash(r);
+  CHECK(r.status == status);
+}
+
+void require_usage_error(const Run& r, const std::string& expected) {
+  require_status(r, 2);
+  INFO("stderr: " << r.err);
+  CHECK_THAT(r.err, Contains(expected));
+}
+
+konobi::Results load(const std::string& path) { return konobi::Results::from_json(slurp(path), path); }
+
+// Point, solved flag and winner of every opening must match.
+void require_same_openings(const konobi::Results& a, const konobi::Results& b) {
+  REQUIRE(a.size == b.size);
+  REQUIRE(a.openings.size() == b.openings.size());
+  for (size_t i = 0; i < a.openings.size(); ++i) {
+    INFO("opening " << i << ": " << a.openings[i].point);
+    CHECK(a.openings[i].point == b.openings[i].point);
+    CHECK(a.openings[i].representative == b.openings[i].representative);
+    CHECK(a.openings[i].solved == b.openings[i].solved);
+    CHECK(a.openings[i].winner == b.openings[i].winner);
+  }
+}
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(dir)) v.push_back(e.path().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("solve --size 4 writes a complete results file that matches alpha-beta", "[cli]") {
+  TempDir dir;
+  const std::string out = dir / "r.json";
+  const Run r = run_konobi({"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16", "--threads", "2"}, kGuard);
+  require_status(r, 0);
+  CHECK_THAT(r.out, Contains("White (second player) wins") || Contains("Black (first player) wins"));
+  const std::string json = slurp(out);
+  CHECK_THAT(json, Contains("\"complete\": true"));
+  CHECK_THAT(json, Contains("\"schema\": \"konobi-results/1\""));
+  CHECK(r.err.empty());  // --quiet
+
+  const konobi::Results res = load(out);
+  REQUIRE(res.size == 4);
+  CHECK(res.complete());
+  // Every opening, including those only solved through their class
+  // representative, carries the value alpha-beta finds for it.
+  konobi::AlphaBeta<1> ab(18);
+  for (int p = 0; p < 16; ++p) {
+    konobi::Position<1> pos = konobi::Position<1>::empty(konobi::Geometry<1>::get(4));
+    pos.place(p);
+    pos.swap_available = false;
+    const auto& o = res.openings[p];
+    INFO("opening " << o.point);
+    CHECK(o.point == konobi::point_name(4, p));
+    CHECK(o.solved);
+    CHECK(o.winner == (ab.wins(pos) ? "white" : "black"));
+    // The continuation starts with a legal move for White.
+    REQUIRE(!o.continuation.empty());
+    const konobi::Move m = konobi::parse_move(4, o.continuation.front());
+    CHECK((m >= 0 && konobi::konobi_legal_placements(pos).test(m)));
+  }
+  bool black_opening = false;
+  for (const auto& o : res.openings) black_opening |= o.winner == "black";
+  CHECK(res.empty_board_winner() == (black_opening ? "black" : "white"));
+}
+
+TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered ones it rejects", "[cli]") {
+  TempDir dir;
+  const std::string proofs = dir / "p";
+  const Run r = run_konobi({"solve", "--size", "4", "--out", dir / "r.json", "--quiet", "--tt-mb", "16", "--proof", proofs}, kGuard);
+  require_status(r, 0);
+  const auto files = files_in(proofs);
+  const size_t classes = konobi::opening_classes(konobi::Geometry<1>::get(4)).size();
+  REQUIRE(files.size() == classes);
+
+  std::vector<std::string> args{"verify-proof"};
+  args.insert(args.end(), files.begin(), files.end());
+  const Run ok = run_konobi(args);
+  require_status(ok, 0);
+  CHECK_THAT(ok.out, Contains("OK"));
+  CHECK_THAT(ok.out, !Contains("FAIL"));
+
+  // Tamper with one proof: drop an entry line (count fixed) and lie about
+  // the winner in another copy.
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(slurp(files[0]));
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  REQUIRE(lines.size() > 7);
+  REQUIRE(lines[4].rfind("entries ", 0) == 0);
+  const int entries = std::stoi(lines[4].substr(8));
+  REQUIRE(entries >= 1);
+  {
+    auto v = lines;
+    v.erase(v.begin() + 5 + entries / 2);
+    v[4] = "entries " + std::to_string(entries - 1);
+    std::string text;
+    for (const auto& l : v) text += l + "\n";
+    spit(dir / "missing.proof", text);
+  }
+  {
+    auto v = lines;
+    v[3] = v[3] == "winner white" ? "winner black" : "winner white";
+    std::string text;
+    for (const auto& l : v) text += l + "\n";
+    spit(dir / "winner.proof", text);
+  }
+  const std::string full = slurp(files[0]);
+  spit(dir / "truncated.proof", full.substr(0, full.size() / 2));
+
+  for (const std::string name : {"missing.proof", "winner.proof", "truncated.proof"}) {
+    INFO(name);
+    const Run bad = run_konobi({"verify-proof", dir / name});
+    require_status(bad, 1);
+    CHECK_THAT(bad.out + bad.err, Contains("FAIL"));
+  }
+  // One bad file among good ones fails the run, and the good ones still pass.
+  args.push_back(dir / "winner.proof");
+  const Run mixed = run_konobi(args);
+  require_status(mixed, 1);
+  CHECK_THAT(mixed.out, Contains("OK") && Contains("FAIL"));
+
+  // Compressed proofs are read through gzip.
+  if (std::system(("gzip -c " + quote(files[0]) + " > " + quote(dir / "p.proof.gz")).c_str()) == 0) {
+    require_status(run_konobi({"verify-proof", dir / "p.proof.gz"}), 0);
+    const std::string gz = slurp(dir / "p.proof.gz");
+    spit(dir / "cut.proof.gz", gz.substr(0, gz.size() / 2));
+    require_status(run_konobi({"verify-proof", dir / "cut.proof.gz"}), 1);
+  }
+}
+
+TEST_CASE("a solve resumed from a partial results file reaches the same verdicts", "[cli]") {
+  TempDir dir;
+  const std::string a = dir / "a.json", b = dir / "b.json", c = dir / "c.json";
+  require_status(run_konobi({"solve", "--size", "4", "--out", a, "--quiet", "--tt-mb", "16"}, kGuard), 0);
+  const konobi::Results full = load(a);
+  REQUIRE(full.complete());
+
+  SECTION("a file with half the classes unsolved") {
+    konobi::Results partial = full;
+    const auto& g = konobi::Geometry<1>::get(4);
+    const auto classes = konobi::opening_classes(g);
+    // Forget the first and the third class, and flip nothing else.
+    for (int p = 0; p < 16; ++p) {
+      const int rep = konobi::opening_representative(g, p);
+      if (rep == classes[0] || rep == classes[2]) {
+        auto& o = partial.openings[p];
+        o.solved = false;
+        o.winner.clear();
+        o.continuation.clear();
+      }
+    }
+    REQUIRE_FALSE(partial.complete());
+    spit(b, partial.to_json());
+    REQUIRE_FALSE(load(b).complete());
+    const Run r = run_konobi({"solve", "--size", "4", "--out", b, "--resume", "--tt-mb", "16", "--threads", "1"}, kGuard);
+    require_status(r, 0);
+    CHECK_THAT(r.err, Contains("resuming"));
+    const konobi::Results resumed = load(b);
+    CHECK(resumed.complete());
+    require_same_openings(full, resumed);
+    // The time of the earlier run is carried over.
+    CHECK(resumed.seconds >= partial.seconds);
+  }
+  SECTION("a run stopped with SIGINT (or one that finished first)") {
+    const Run r = run_konobi({"solve", "--size", "4", "--out", c, "--tt-mb", "1", "--threads", "1", "--no-symmetry", "--no-eval"},
+                         "timeout --preserve-status -s INT 0.3 ");
+    require_no_crash(r, true);
+    CHECK((r.status == 0 || r.status == 130));
+    if (fs::exists(c)) CHECK_THAT(slurp(c), Contains("\"schema\""));
+    const Run r2 = run_konobi({"solve", "--size", "4", "--out", c, "--resume", "--tt-mb", "1", "--threads", "1", "--quiet"}, kGuard);
+    require_status(r2, 0);
+    const konobi::Results resumed = load(c);
+    CHECK(resumed.complete());
+    require_same_openings(full, resumed);
+  }
+}
+
+TEST_CASE("solve stops cleanly on SIGINT, saves, and resumes from the saved file", "[cli]") {
+  // 5x5 takes minutes, so it is always interrupted here.
+  TempDir dir;
+  const std::string out = dir / "r5.json";
+  const Run first = run_konobi({"solve", "--size", "5", "--tt-mb", "64", "--threads", "2", "--out", out},
+                           "timeout --preserve-status -s INT 1.5 ");
+  require_no_crash(first, true);
+  INFO("stderr: " << first.err);
+  REQUIRE((first.status == 130 || first.status == 0));
+  REQUIRE(fs::exists(out));
+  const std::string json = slurp(out);
+  CHECK_THAT(json, Contains("\"schema\""));
+  const konobi::Results saved = load(out);
+  CHECK(saved.size == 5);
+  if (first.status == 130) {
+    CHECK_THAT(first.err, Contains("interrupted") && Contains("--resume"));
+    CHECK_FALSE(saved.complete());
+    CHECK_THAT(json, Contains("\"complete\": false"));
+  }
+  CHECK(saved.seconds > 0);
+
+  const Run second = run_konobi({"solve", "--size", "5", "--tt-mb", "64", "--threads", "2", "--out", out, "--resume"},
+                            "timeout --preserve-status -s INT 1.5 ");
+  require_no_crash(second, true);
+  INFO("stderr (resumed): " << second.err);
+  REQUIRE((second.status == 130 || second.status == 0));
+  CHECK_THAT(second.err, Contains("resuming"));
+  const konobi::Results again = load(out);
+  // Nothing proven is lost, and the time spent accumulates.
+  for (size_t i = 0; i < saved.openings.size(); ++i) {
+    INFO("opening " << saved.openings[i].point);
+    if (saved.openings[i].solved) {
+      CHECK(again.openings[i].solved);
+      CHECK(again.openings[i].winner == saved.openings[i].winner);
+    }
+  }
+  CHECK(again.seconds > saved.seconds);
+  CHECK(again.nodes >= saved.nodes);
+}
+
+TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
+  TempDir dir;
+  const std::string out = dir / "r.json";
+  SECTION("sizes out of range") {
+    require_usage_error(run_konobi({"solve", "--size", "9", "--out", out}), "--size 9");
+    require_usage_error(run_konobi({"solve", "--size", "2", "--out", out}), "--size 2");
+    require_usage_error(run_konobi({"solve", "--size", "-1", "--out", out}), "out of range");
+    require_usage_error(run_konobi({"solve", "--size", "four", "--out", out}), "konobi solve");
+    require_usage_error(run_konobi({"solve", "--out", out}), "size");
+    CHECK_FALSE(fs::exists(out));
+  }
+  SECTION("threads") {
+    require_usage_error(run_konobi({"solve", "--size", "4", "--threads", "0", "--out", out}), "--threads");
+    require_usage_error(run_konobi({"solve", "--size", "4", "--threads", "-3", "--out", out}), "--threads");
+    CHECK_FALSE(fs::exists(out));
+  }
+  SECTION("a table too small for one bucket") {
+    const Run r = run_konobi({"solve", "--size", "4", "--tt-mb", "0.00001", "--out", out});
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("MB"));
+    CHECK_FALSE(fs::exists(out));
+  }
+  SECTION("--resume with a corrupt results file") {
+    const std::string garbage = "{\"schema\": \"konobi-results/1\", \"size\": 4, \"openings\": [ garbage";
+    spit(out, garbage);
+    const Run r = run_konobi({"solve", "--size", "4", "--out", out, "--resume", "--tt-mb", "1"});
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains(out) && Contains("not a valid results file"));
+    CHECK(slurp(out) == garbage);  // the user's file is left alone
+  }
+  SECTION("--resume with a results file of another size") {
+    require_status(run_konobi({"solve", "--size", "3", "--out", out, "--quiet", "--tt-mb", "1"}, kGuard), 0);
+    const std::string before = slurp(out);
+    const Run r = run_konobi({"solve", "--size", "4", "--out", out, "--resume", "--tt-mb", "1"});
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("3x3"));
+    CHECK(slurp(out) == before);
+  }
+  SECTION("verify-proof on a missing file") {
+    const Run r = run_konobi({"verify-proof", dir / "no-such.proof"});
+    require_status(r, 1);
+    CHECK_THAT(r.out + r.err, Contains("no-such.proof"));
+  }
+  SECTION("verify-proof on garbage") {
+    spit(dir / "garbage.proof", "\x01\x02 not a proof at all\n\n\xff");
+    const Run r = run_konobi({"verify-proof", dir / "garbage.proof"});
+    require_status(r, 1);
+    CHECK_THAT(r.out + r.err, Contains("FAIL") && Contains("garbage.proof"));
+  }
+  SECTION("verify-proof on an empty file and a directory") {
+    spit(dir / "empty.proof", "");
+    require_status(run_konobi({"verify-proof", dir / "empty.proof"}), 1);
+    require_status(run_konobi({"verify-proof", dir.path}), 1);
+  }
+  SECTION("verify-proof with no file") {
+    require_usage_error(run_konobi({"verify-proof"}), "proof file");
+  }
+}
