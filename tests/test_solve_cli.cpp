@@ -73,7 +73,8 @@ struct TempDir {
 // Runs `prefix konobi args...` through the shell (args quoted), stdin from
 // /dev/null, stdout and stderr captured separately. `prefix` is put in
 // front unquoted (e.g. a `timeout` command).
-Run run_konobi(const std::vector<std::string>& args, const std::string& prefix = "") {
+Run run_konobi(const std::vector<std::string>& args, const std::string& prefix = "",
+               const std::string& input = "/dev/null") {
   char errname[] = "/tmp/konobi_solve_test_err_XXXXXX";
   const int fd = mkstemp(errname);
   REQUIRE(fd >= 0);
@@ -83,7 +84,7 @@ Run run_konobi(const std::vector<std::string>& args, const std::string& prefix =
     cmd += ' ';
     cmd += quote(a);
   }
-  cmd += " < /dev/null 2> ";
+  cmd += " < " + quote(input) + " 2> ";
   cmd += quote(errname);
   Run r;
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -401,4 +402,33 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   SECTION("verify-proof with no file") {
     require_usage_error(run_konobi({"verify-proof"}), "proof file");
   }
+}
+
+TEST_CASE("play with the solver on both sides: the second player wins, as the pie rule predicts", "[cli]") {
+  // 3x3 has winning openings (White swaps after them), 4x4 has none (White
+  // keeps White); either way the solve says the second player wins.
+  for (const char* size : {"3", "4"}) {
+    const Run r = run_konobi({"play", "--size", size, "--black", "solver", "--white", "solver", "--think", "60"}, kGuard);
+    require_status(r, 0);
+    REQUIRE_THAT(r.out, Catch::Contains("(second player) wins"));
+    REQUIRE_THAT(r.out, Catch::Contains("has a proven win"));
+  }
+}
+
+TEST_CASE("play --vs solver answers a person and refuses bad settings", "[cli]") {
+  TempDir dir;
+  const std::string input = dir.path + "/moves.txt";
+  // b1 on 3x3 loses for Black (the solve proves White wins after it).
+  std::string lines = "b1\nzz\n";
+  for (int i = 0; i < 4; ++i) lines += "a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n";
+  spit(input, lines);
+  const Run game = run_konobi({"play", "--size", "3", "--vs", "solver", "--think", "60"}, kGuard, input);
+  require_status(game, 0);
+  REQUIRE_THAT(game.out, Catch::Contains("is not a point"));
+  REQUIRE_THAT(game.out, Catch::Contains("White (solver) keeps White"));
+  REQUIRE_THAT(game.out, Catch::Contains("has a proven win"));
+  REQUIRE_THAT(game.out, Catch::Contains("White (second player) wins"));
+  require_usage_error(run_konobi({"play", "--size", "3", "--vs", "solver", "--white", "random"}), "not both");
+  require_usage_error(run_konobi({"play", "--size", "3", "--vs", "robot"}), "human");
+  require_usage_error(run_konobi({"play", "--size", "3", "--vs", "solver", "--think", "0"}), "--think");
 }

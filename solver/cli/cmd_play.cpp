@@ -1,24 +1,33 @@
-// konobi play: a console game. Each colour is a person or the random mover;
-// the board is drawn after every move, White is asked about the pie swap,
-// forced passes are played and announced, illegal input is explained.
+// konobi play: a console game. Each side is a person, the random mover or
+// the solver; the board is drawn after every move, White is asked about the
+// pie swap, forced passes are played and announced, illegal input is
+// explained.
 #include <iostream>
+#include <memory>
 #include <random>
 
 #include "command.h"
 #include "diagram.h"
 #include "game_input.h"
+#include "solver/search/move_choice.h"
 
 namespace konobi {
 
 namespace {
 
-enum class Player { Human, Random };
+enum class Player { Human, Random, Solver };
 
 Player parse_player(const std::string& s, const char* which) {
   if (s == "human") return Player::Human;
   if (s == "random") return Player::Random;
-  throw UsageError(std::string("--") + which + " must be 'human' or 'random', not '" + s + "'");
+  if (s == "solver") return Player::Solver;
+  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not '" + s + "'");
 }
+
+struct SolverSettings {
+  double seconds = 10, table_mb = 256;
+  int threads = 1;
+};
 
 bool read_line(std::istream& in, std::string& line) {
   std::cout << std::flush;
@@ -26,10 +35,14 @@ bool read_line(std::istream& in, std::string& line) {
 }
 
 template <int W>
-int play(const GameInput& input, Player players[2], uint64_t seed) {
+int play(const GameInput& input, Player players[2], uint64_t seed, const SolverSettings& ss) {
   auto game = input.build<W>();
   const int n = game.position().size();
   std::mt19937_64 rng(seed);
+  std::unique_ptr<SolverPlayer<W>> solver;
+  if (players[0] == Player::Solver || players[1] == Player::Solver)
+    solver = std::make_unique<SolverPlayer<W>>(ss.table_mb, ss.seconds, ss.threads);
+  bool announced_win[2] = {false, false};
   auto show = [&] {
     std::vector<char> marks(n * n, 0);
     if (!game.moves().empty() && game.moves().back() >= 0) {
@@ -57,6 +70,9 @@ int play(const GameInput& input, Player players[2], uint64_t seed) {
       bool swap = false;
       if (player_of(c) == Player::Random) {
         swap = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+      } else if (player_of(c) == Player::Solver) {
+        swap = solver->should_swap(pos);
+        if (!swap) std::cout << "White (solver) keeps White.\n";
       } else {
         while (true) {
           std::cout << "White (" << seat(c) << "): swap colours and take Black's stone? [y/n] ";
@@ -74,7 +90,21 @@ int play(const GameInput& input, Player players[2], uint64_t seed) {
       }
     }
     Move m;
-    if (player_of(c) == Player::Random) {
+    if (player_of(c) == Player::Solver) {
+      const MoveChoice choice = solver->choose(pos);
+      m = choice.move;
+      std::cout << color_name(c) << " (solver) plays " << point_name(n, m);
+      const int seat_index = (c == Black) != game.swapped() ? 0 : 1;
+      if (choice.knowledge == MoveChoice::ProvenWin && !announced_win[seat_index]) {
+        announced_win[seat_index] = true;
+        std::cout << " and has a proven win";
+      } else if (choice.knowledge == MoveChoice::ProvenLoss) {
+        std::cout << " (it knows it has lost and resists as long as it can)";
+      } else if (choice.knowledge == MoveChoice::Unproven) {
+        std::cout << " (no proof within " << ss.seconds << " s: the evaluation's choice)";
+      }
+      std::cout << ".\n";
+    } else if (player_of(c) == Player::Random) {
       const std::vector<Move> moves = game.legal_moves();
       std::vector<Move> placements;
       for (Move x : moves) if (x >= 0) placements.push_back(x);
@@ -122,18 +152,30 @@ int cmd_play(const Args& args) {
   po::options_description opts("play options");
   po::positional_options_description positional;
   GameInput input;
-  std::string black = "human", white = "human";
+  std::string black = "human", white = "human", vs;
+  SolverSettings ss;
   uint64_t seed = std::random_device{}();
   input.add_options(opts, positional);
   opts.add_options()
-    ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human or random")
-    ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human or random")
+    ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human, random or solver")
+    ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human, random or solver")
+    ("vs", po::value<std::string>(&vs), "the same as --white: your opponent (you play first)")
+    ("think", po::value<double>(&ss.seconds)->default_value(10), "the solver's time per move in seconds")
+    ("tt-mb", po::value<double>(&ss.table_mb)->default_value(256), "the solver's table in MiB")
+    ("threads,t", po::value<int>(&ss.threads)->default_value(1), "the solver's threads")
     ("seed", po::value<uint64_t>(&seed), "seed for the random mover");
   po::variables_map vm;
-  if (parse_command_line("play", "--size N [--black human|random] [--white human|random]", args, opts, vm, &positional))
+  if (parse_command_line("play", "--size N [--black human|random|solver] [--white ...|--vs solver]", args, opts, vm,
+                         &positional))
     return 0;
+  if (vm.count("vs")) {
+    if (!vm["white"].defaulted()) throw UsageError("give --vs or --white, not both");
+    white = vs;
+  }
+  if (!(ss.seconds > 0)) throw UsageError("--think must be a positive number of seconds");
+  if (ss.threads < 1 || ss.threads > 256) throw UsageError("--threads must be from 1 to 256");
   Player players[2] = {parse_player(black, "black"), parse_player(white, "white")};
-  return with_words(input.board_size(), [&](auto w) { return play<decltype(w)::value>(input, players, seed); });
+  return with_words(input.board_size(), [&](auto w) { return play<decltype(w)::value>(input, players, seed, ss); });
 }
 
 }  // namespace konobi

@@ -1,0 +1,121 @@
+// The solver as a player: within a time budget it proves each candidate move
+// (df-pn on one table kept for the whole game) and plays a proven win when
+// there is one; knowing it has lost, it plays the reply that cost the most
+// to refute; without a proof in time, the move the evaluation likes best.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "eval.h"
+#include "parallel_dfpn.h"
+
+namespace konobi {
+
+struct MoveChoice {
+  Move move = kPass;
+  enum Knowledge { ProvenWin, ProvenLoss, Unproven } knowledge = Unproven;
+};
+
+template <int W>
+class SolverPlayer {
+ public:
+  SolverPlayer(double table_mb, double seconds_per_move, int threads)
+      : tt_(table_mb), budget_(seconds_per_move), threads_(threads) {}
+
+  // For the pie rule: whether White, to move in pos, should swap.
+  // Unproven in time, it keeps White.
+  bool should_swap(Position<W> pos) {
+    pos.swap_available = false;
+    Deadline d(budget_, stop_);
+    try {
+      return !solve_position(pos, tt_, opt_, threads_, &stop_).mover_wins;
+    } catch (const SearchStopped&) {
+      return false;
+    }
+  }
+
+  // pos must have a legal placement.
+  MoveChoice choose(Position<W> pos) {
+    pos.swap_available = false;
+    const NodeMoves<W> nm = node_moves(pos);
+    if (nm.kind == NodeKind::WinNow) return {nm.win, MoveChoice::ProvenWin};
+    const Bitboard<W> candidates = nm.kind == NodeKind::LoseNow ? konobi_legal_placements(pos) : nm.moves;
+    Deadline d(budget_, stop_);
+    try {
+      if (nm.kind != NodeKind::LoseNow) {
+        Move found = -1;
+        candidates.for_each([&](int m) {
+          if (found >= 0) return;
+          Position<W> q = pos;
+          q.place(m);
+          if (!solve_position(q, tt_, opt_, threads_, &stop_).mover_wins) found = m;
+        });
+        if (found >= 0) return {found, MoveChoice::ProvenWin};
+      }
+      // Every move loses: resist where the proof was hardest.
+      Move stubborn = candidates.first();
+      int most = -1;
+      candidates.for_each([&](int m) {
+        Position<W> q = pos;
+        q.place(m);
+        const auto f = tt_.probe(q.canonical_key());
+        if (int(f.work) > most) most = f.work, stubborn = m;
+      });
+      return {stubborn, MoveChoice::ProvenLoss};
+    } catch (const SearchStopped&) {
+      // Out of time: the move that leaves us closest to connecting relative
+      // to the opponent.
+      Move best = candidates.first();
+      int best_score = 1 << 30;
+      candidates.for_each([&](int m) {
+        Position<W> q = pos;
+        q.place(m);
+        const Estimate e = estimate(q);  // from the opponent's side
+        const int score = int(e.dn) - int(e.pn);
+        if (score < best_score) best_score = score, best = m;
+      });
+      return {best, MoveChoice::Unproven};
+    }
+  }
+
+ private:
+  // Raises `flag` after `seconds` unless destroyed first.
+  class Deadline {
+   public:
+    Deadline(double seconds, std::atomic<bool>& flag) : flag_(flag) {
+      flag_ = false;
+      thread_ = std::thread([this, seconds] {
+        std::unique_lock lock(mu_);
+        if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) flag_ = true;
+      });
+    }
+    ~Deadline() {
+      {
+        std::lock_guard lock(mu_);
+        done_ = true;
+      }
+      cv_.notify_all();
+      thread_.join();
+    }
+
+   private:
+    std::atomic<bool>& flag_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+  };
+
+  TranspositionTable tt_;
+  DfpnOptions opt_;
+  double budget_;
+  int threads_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace konobi
