@@ -1,0 +1,80 @@
+// The results and proofs shipped under results/ must stand on their own:
+// their proofs pass the independent checker, a tampered copy does not, and
+// the values in the results files agree with alpha-beta.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "core/game.h"
+#include "solver/io/atomic_file.h"
+#include "solver/io/results.h"
+#include "solver/search/alphabeta.h"
+#include "solver/verify/proof_checker.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string decompress(const fs::path& p) {
+  FILE* pipe = popen(("xz -dc '" + p.string() + "'").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string text;
+  char buf[1 << 16];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, got);
+  REQUIRE(pclose(pipe) == 0);
+  return text;
+}
+
+const fs::path kResults = fs::path(KONOBI_SOURCE_DIR) / "results";
+
+}  // namespace
+
+TEST_CASE("shipped 3x3 and 4x4 proofs pass the checker, and a tampered one fails", "[shipped]") {
+  int checked = 0;
+  for (const char* dir : {"proofs-3x3", "proofs-4x4"}) {
+    for (const auto& entry : fs::directory_iterator(kResults / dir)) {
+      const std::string text = decompress(entry.path());
+      const konobi::ProofCheck c = konobi::check_proof(text);
+      INFO(entry.path() << ": " << c.message);
+      REQUIRE(c.ok);
+      ++checked;
+      // Drop the strategy's first move: the checker must notice.
+      const size_t first = text.find('\n', text.find("entries"));
+      const size_t second = text.find('\n', first + 1);
+      std::string tampered = text;
+      tampered.erase(first + 1, second - first);
+      REQUIRE_FALSE(konobi::check_proof(tampered).ok);
+    }
+  }
+  CHECK(checked == 8);  // 4 symmetry classes on each size
+}
+
+TEST_CASE("shipped 5x5 proof of the smallest class passes the checker", "[shipped]") {
+  const konobi::ProofCheck c = konobi::check_proof(decompress(kResults / "proofs-5x5" / "konobi-5x5-c1.proof.xz"));
+  INFO(c.message);
+  REQUIRE(c.ok);
+  CHECK(c.winner == "white");
+}
+
+TEST_CASE("shipped 3x3 and 4x4 results agree with alpha-beta on every opening", "[shipped]") {
+  for (int n : {3, 4}) {
+    const std::string name = "konobi-" + std::to_string(n) + "x" + std::to_string(n) + ".json";
+    const konobi::Results r = konobi::Results::from_json(konobi::read_file((kResults / name).string()), name);
+    REQUIRE(r.complete());
+    const auto& g = konobi::Geometry<1>::get(n);
+    for (int p = 0; p < g.cells; ++p) {
+      auto pos = konobi::Position<1>::empty(g);
+      pos.place(p);
+      pos.swap_available = false;
+      konobi::AlphaBeta<1> ab(16);
+      const std::string expected = ab.wins(pos) ? "white" : "black";
+      INFO(name << " opening " << r.openings[p].point);
+      CHECK(r.openings[p].point == konobi::point_name(n, p));
+      CHECK(r.openings[p].winner == expected);
+      CHECK(r.openings[p].swap() == (expected == "black"));
+    }
+  }
+}
