@@ -3,6 +3,8 @@
 // never a crash.
 #include <catch2/catch.hpp>
 
+#include "tests/support.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,28 +19,6 @@ using Catch::Contains;
 
 namespace {
 
-struct Result {
-  bool exited = false;  // false: killed by a signal (a crash)
-  int status = -1;      // exit status when exited
-  std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 struct TempFile {
   std::string path;
   explicit TempFile(const std::string& contents = "") {
@@ -52,24 +32,14 @@ struct TempFile {
   ~TempFile() { std::remove(path.c_str()); }
 };
 
-// Runs konobi with args (each quoted for the shell), stdin from stdin_path.
+using konobi_test::quote;
+using konobi_test::read_all;
+using Result = konobi_test::RunResult;
+
+// Runs konobi with args, stdin from stdin_path. The shell reports a child
+// killed by signal N as status 128 + N: that counts as a crash here.
 Result run(std::initializer_list<std::string> args, const std::string& stdin_path = "/dev/null") {
-  TempFile err;
-  std::string cmd = quote(KONOBI_BINARY);
-  for (const std::string& a : args) cmd += " " + quote(a);
-  cmd += " < " + quote(stdin_path) + " 2> " + quote(err.path);
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, got);
-  const int raw = pclose(pipe);
-  REQUIRE(raw != -1);
-  r.exited = WIFEXITED(raw);
-  r.status = r.exited ? WEXITSTATUS(raw) : -1;
-  r.err = read_all(err.path);
-  // The shell reports a child killed by signal N as status 128 + N.
+  Result r = konobi_test::run_konobi(std::vector<std::string>(args), "", stdin_path);
   if (r.exited && r.status > 128) r.exited = false;
   return r;
 }

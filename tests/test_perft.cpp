@@ -11,21 +11,13 @@
 #include "core/notation.h"
 #include "core/perft.h"
 #include "solver/verify/simple_rules.h"
+#include "tests/support.h"
 
 using namespace konobi_ref;
+using konobi_test::to_ref;
 
 namespace {
 
-template <int W>
-RefBoard to_ref(const konobi::Position<W>& pos) {
-  RefBoard b = ref_empty(pos.size());
-  for (int p = 0; p < b.n * b.n; ++p) {
-    const int c = pos.at(p);
-    b.cell[p] = c < 0 ? '.' : c == konobi::Black ? 'B' : 'W';
-  }
-  b.to_move = pos.to_move == konobi::Black ? 'B' : 'W';
-  return b;
-}
 
 std::string show(const std::vector<uint64_t>& v) {
   std::string s;

@@ -4,6 +4,8 @@
 // exit status and a message, never a crash.
 #include <catch2/catch.hpp>
 
+#include "tests/support.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,29 +27,6 @@ using Catch::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  bool exited = false;  // false: killed by a signal (a crash)
-  int status = -1;      // exit status when exited
-  std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  q += '\'';
-  return q;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void spit(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -73,33 +52,10 @@ struct TempDir {
 // Runs `prefix konobi args...` through the shell (args quoted), stdin from
 // /dev/null, stdout and stderr captured separately. `prefix` is put in
 // front unquoted (e.g. a `timeout` command).
-Run run_konobi(const std::vector<std::string>& args, const std::string& prefix = "",
-               const std::string& input = "/dev/null") {
-  char errname[] = "/tmp/konobi_solve_test_err_XXXXXX";
-  const int fd = mkstemp(errname);
-  REQUIRE(fd >= 0);
-  close(fd);
-  std::string cmd = prefix + quote(KONOBI_BINARY);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += quote(a);
-  }
-  cmd += " < " + quote(input) + " 2> ";
-  cmd += quote(errname);
-  Run r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, got);
-  const int raw = pclose(pipe);
-  REQUIRE(raw != -1);
-  r.exited = WIFEXITED(raw);
-  r.status = r.exited ? WEXITSTATUS(raw) : -1;
-  r.err = slurp(errname);
-  std::remove(errname);
-  return r;
-}
+using konobi_test::quote;
+using konobi_test::run_konobi;
+using Run = konobi_test::RunResult;
+std::string slurp(const std::string& path) { return konobi_test::read_all(path); }
 
 // Solves that should finish in a second or two run under this, so that a
 // stuck search fails the test (status 124) instead of hanging it.
