@@ -23,6 +23,12 @@ std::vector<Move> principal_variation(Position<W> pos, const TranspositionTable&
       pos.pass();
       continue;
     }
+    if (nm.kind == NodeKind::LoseNow) {  // every move lets the opponent win at once
+      const Move any = konobi_legal_placements(pos).first();
+      pv.push_back(any);
+      pos.place(any);
+      continue;
+    }
     // Our winning move if the table knows one; otherwise the reply that
     // cost the most to refute, the stubbornest defence.
     Move proven = -1, fallback = -1;
