@@ -19,7 +19,7 @@ struct Command {
 const Command kCommands[] = {
     {"show", "draw a position or game record: whose turn, legal points and why others are not", cmd_show},
     {"perft", "count move sequences from the empty board (move-generator check and speed)", cmd_perft},
-    {"play", "play a console game: people, or against the random mover", cmd_play},
+    {"play", "play a console game: people, the random mover or the solver", cmd_play},
     {"analyze", "value of a position and of every move, with remoteness and a principal variation", cmd_analyze},
     {"bench", "fixed solves and a perft: node-count fingerprint and speed", cmd_bench},
     {"verify-proof", "check proof files with an independent, simple rules implementation", cmd_verify_proof},
