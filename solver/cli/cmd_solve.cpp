@@ -207,6 +207,9 @@ int run_solve(const SolveConfig& cfg) {
   }
   save();
   print_table(results, std::cout);
+  if (skipped > 0)
+    std::cout << skipped.load() << " class" << (skipped == 1 ? " was" : "es were") << " given up after "
+              << cfg.class_limit << " s (--class-limit); run again with --resume to retry them\n";
   std::cout << "Results written to " << cfg.out << "\n";
   return 0;
 }
