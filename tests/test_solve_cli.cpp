@@ -387,4 +387,5 @@ TEST_CASE("play --vs solver answers a person and refuses bad settings", "[cli]")
   require_usage_error(run_konobi({"play", "--size", "3", "--vs", "solver", "--white", "random"}), "not both");
   require_usage_error(run_konobi({"play", "--size", "3", "--vs", "robot"}), "human");
   require_usage_error(run_konobi({"play", "--size", "3", "--vs", "solver", "--think", "0"}), "--think");
+  require_usage_error(run_konobi({"play", "--size", "9", "--vs", "solver"}), "up to 8x8");
 }

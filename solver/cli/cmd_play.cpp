@@ -175,6 +175,8 @@ int cmd_play(const Args& args) {
   if (!(ss.seconds > 0)) throw UsageError("--think must be a positive number of seconds");
   if (ss.threads < 1 || ss.threads > 256) throw UsageError("--threads must be from 1 to 256");
   Player players[2] = {parse_player(black, "black"), parse_player(white, "white")};
+  if ((players[0] == Player::Solver || players[1] == Player::Solver) && input.board_size() > 8)
+    throw UsageError("the solver plays on boards up to 8x8, like solve and analyze");
   return with_words(input.board_size(), [&](auto w) { return play<decltype(w)::value>(input, players, seed, ss); });
 }
 
