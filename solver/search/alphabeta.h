@@ -16,7 +16,6 @@
 namespace konobi {
 
 constexpr int kWinScore = 10000;
-inline bool is_win_score(int s) { return s > 0; }
 inline int remoteness_of(int s) { return kWinScore - std::abs(s); }
 
 template <int W>
