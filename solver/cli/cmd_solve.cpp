@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "command.h"
-#include "konobi_version.h"
 #include "core/types.h"
 #include "core/notation.h"
 #include "progress.h"
+#include "provenance.h"
 #include "solver/io/atomic_file.h"
 #include "solver/io/results.h"
 #include "solver/search/openings.h"
@@ -35,13 +35,6 @@ struct SolveConfig {
   bool resume = false, quiet = false;
   DfpnOptions dfpn;
 };
-
-std::string now_utc() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 void print_table(const Results& r, std::ostream& out) {
   const int n = r.size;
@@ -89,8 +82,7 @@ int run_solve(const SolveConfig& cfg) {
       results.openings.push_back(o);
     }
   }
-  results.provenance = {std::string("konobi ") + KONOBI_VERSION, KONOBI_COMMIT, cfg.command, now_utc(),
-                        cfg.threads, cfg.tt_mb, cfg.dfpn.symmetry, cfg.dfpn.evaluate};
+  results.provenance = make_provenance(cfg.command, cfg.threads, cfg.tt_mb, cfg.dfpn.symmetry, cfg.dfpn.evaluate);
   if (!cfg.proof_dir.empty()) std::filesystem::create_directories(cfg.proof_dir);
 
   TranspositionTable tt(cfg.tt_mb);
@@ -242,8 +234,7 @@ int cmd_solve(const Args& args) {
   if (cfg.out.empty()) cfg.out = "results/konobi-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
   cfg.dfpn.symmetry = !no_symmetry;
   cfg.dfpn.evaluate = !no_eval;
-  cfg.command = "konobi solve";
-  for (const auto& a : args) cfg.command += " " + a;
+  cfg.command = command_line("solve", args);
   if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
   return run_solve<1>(cfg);
 }

@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"bench", "fixed solves and a perft: node-count fingerprint and speed", cmd_bench},
     {"verify-proof", "check proof files with an independent, simple rules implementation", cmd_verify_proof},
     {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
+    {"puzzles", "find positions with exactly one winning move, graded by remoteness", cmd_puzzles},
 };
 
 void print_usage(std::ostream& out) {

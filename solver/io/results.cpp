@@ -8,6 +8,19 @@
 
 namespace konobi {
 
+void write_provenance(JsonWriter& j, const Provenance& p) {
+  j.begin_object();
+  j.field("program", p.program).field("commit", p.commit).field("command", p.command);
+  j.field("date", p.date).field("threads", p.threads).field("tt_mb", p.tt_mb);
+  j.field("symmetry", p.symmetry).field("evaluation", p.evaluation);
+  j.end_object();
+}
+
+Provenance read_provenance(const JsonValue& p) {
+  return {p["program"].str(), p["commit"].str(), p["command"].str(), p["date"].str(),
+          int(p["threads"].integer()), p["tt_mb"].number(), p["symmetry"].boolean(), p["evaluation"].boolean()};
+}
+
 bool Results::complete() const {
   if (openings.empty()) return false;
   for (const auto& o : openings)
@@ -29,11 +42,8 @@ std::string Results::to_json() const {
   JsonWriter j(out);
   j.begin_object();
   j.field("schema", kResultsSchema).field("game", game).field("size", size).field("complete", complete());
-  j.key("provenance").begin_object();
-  j.field("program", provenance.program).field("commit", provenance.commit).field("command", provenance.command);
-  j.field("date", provenance.date).field("threads", provenance.threads).field("tt_mb", provenance.tt_mb);
-  j.field("symmetry", provenance.symmetry).field("evaluation", provenance.evaluation);
-  j.end_object();
+  j.key("provenance");
+  write_provenance(j, provenance);
   const std::string eb = empty_board_winner();
   j.key("empty_board").begin_object();
   j.key("winner");
@@ -77,10 +87,7 @@ Results Results::from_json(const std::string& text, const std::string& where) {
     Results r;
     r.game = v["game"].str();
     r.size = int(v["size"].integer());
-    const JsonValue& p = v["provenance"];
-    r.provenance = {p["program"].str(), p["commit"].str(), p["command"].str(), p["date"].str(),
-                    int(p["threads"].integer()), p["tt_mb"].number(), p["symmetry"].boolean(),
-                    p["evaluation"].boolean()};
+    r.provenance = read_provenance(v["provenance"]);
     r.nodes = (unsigned long long)v["nodes"].integer();
     r.seconds = v["seconds"].number();
     for (const JsonValue& o : v["openings"].array()) {

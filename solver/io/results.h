@@ -30,6 +30,12 @@ struct Provenance {
   bool symmetry = true, evaluation = true;
 };
 
+class JsonWriter;
+class JsonValue;
+// The provenance object shared by every file the solver writes.
+void write_provenance(JsonWriter& j, const Provenance& p);
+Provenance read_provenance(const JsonValue& v);  // throws JsonError
+
 struct Results {
   std::string game = "konobi";
   int size = 0;

@@ -50,10 +50,15 @@ class AlphaBeta {
   }
 
   uint64_t nodes() const { return nodes_; }
+  // Give up (SearchStopped) once the node count passes `limit`; 0: none.
+  void set_node_limit(uint64_t limit) { node_limit_ = limit; }
 
   int search(const Position<W>& pos, int alpha, int beta) {
     ++nodes_;
-    if (stop_ && (nodes_ & 4095) == 0 && stop_->load(std::memory_order_relaxed)) throw SearchStopped{};
+    if ((nodes_ & 4095) == 0) {
+      if (stop_ && stop_->load(std::memory_order_relaxed)) throw SearchStopped{};
+      if (node_limit_ && nodes_ > node_limit_) throw SearchStopped{};
+    }
     const NodeMoves<W> nm = node_moves(pos);
     if (nm.kind == NodeKind::WinNow) return kWinScore - 1;
     if (nm.kind == NodeKind::LoseNow) return -(kWinScore - 2);
@@ -124,7 +129,7 @@ class AlphaBeta {
   std::vector<Entry> table_;
   size_t mask_;
   const std::atomic<bool>* stop_;
-  uint64_t nodes_ = 0;
+  uint64_t nodes_ = 0, node_limit_ = 0;
 };
 
 }  // namespace konobi

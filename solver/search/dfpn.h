@@ -25,6 +25,9 @@ struct DfpnOptions {
   bool evaluate = true;  // initial proof numbers from the evaluation (else 1/1)
   double epsilon = 0.25;
   bool parallel = false;  // keep busy marks for other threads
+  // Give up (SearchStopped) past this many nodes per thread; 0: no limit.
+  // What was proven stays in the table and is exact.
+  uint64_t max_nodes = 0;
 };
 
 struct SearchStopped {};
@@ -76,6 +79,7 @@ class Dfpn {
     if ((nodes_ & 1023) == 0) {
       if (progress_) progress_->fetch_add(1024, std::memory_order_relaxed);
       if (stop_ && stop_->load(std::memory_order_relaxed)) throw SearchStopped{};
+      if (opt_.max_nodes && nodes_ > opt_.max_nodes) throw SearchStopped{};
     }
 
     const NodeMoves<W> nm = node_moves(pos);
