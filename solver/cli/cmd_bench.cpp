@@ -29,7 +29,9 @@ int cmd_bench(const Args& args) {
   double tt_mb = 64;
   bool alphabeta = false, no_symmetry = false, no_eval = false;
   int threads = 1;
+  DfpnOptions opt;
   opts.add_options()
+    ("epsilon", po::value<double>(&opt.epsilon)->default_value(opt.epsilon), "df-pn's 1+epsilon threshold slack (for measurements)")
     ("tt-mb", po::value<double>(&tt_mb)->default_value(64), "table size per position in MiB")
     ("threads,t", po::value<int>(&threads)->default_value(1), "df-pn threads (the fingerprint is for 1)")
     ("no-symmetry", po::bool_switch(&no_symmetry), "df-pn without symmetry reduction")
@@ -39,7 +41,7 @@ int cmd_bench(const Args& args) {
   if (parse_command_line("bench", "[--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--alphabeta]", args, opts, vm))
     return 0;
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
-  DfpnOptions opt;
+  if (!(opt.epsilon >= 0 && opt.epsilon <= 10)) throw UsageError("--epsilon must be from 0 to 10");
   opt.symmetry = !no_symmetry;
   opt.evaluate = !no_eval;
   uint64_t total = 0, ab_total = 0;

@@ -17,6 +17,7 @@ std::string PuzzleSet::to_json() const {
   write_provenance(j, provenance);
   j.key("settings").begin_object();
   j.field("seed", seed).field("min_remoteness", min_remoteness).field("min_stones", min_stones);
+  j.field("max_per_remoteness", max_per_remoteness);
   j.field("dfpn_nodes", dfpn_nodes).field("alphabeta_nodes", alphabeta_nodes);
   j.end_object();
   j.field("games", games).field("positions", positions).field("candidates", candidates);
