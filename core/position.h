@@ -65,6 +65,35 @@ struct Position {
     }
     return best ^ (swap_available ? g->swap_key : 0);
   }
+  // key() and canonical_key() of the position after the mover places at p,
+  // without building it: a search node needs every child's key but builds
+  // only the child it descends into.
+  uint64_t key_after(int p) const {
+    const bool swap_opens = to_move == Black && occupied().none();
+    return keys[0] ^ g->zob[to_move][p][0] ^ (to_move == Black ? g->side_key : 0) ^ (swap_opens ? g->swap_key : 0);
+  }
+  uint64_t canonical_key_after(int p) const {
+    const bool swap_opens = to_move == Black && occupied().none();
+    const auto& z = g->zob[to_move][p];
+    uint64_t best = ~uint64_t{0};
+    for (int s = 0; s < kSymmetries; ++s) {
+      const bool white_moves = (to_move == Black) != sym_swaps_colors(s);
+      best = std::min(best, keys[s] ^ z[s] ^ (white_moves ? g->side_key : 0));
+    }
+    return best ^ (swap_opens ? g->swap_key : 0);
+  }
+
+  // Whether some symmetry other than the identity maps the position onto
+  // itself (then some of its moves are equivalent).
+  bool is_symmetric() const {
+    const uint64_t self = keys[0] ^ (to_move == White ? g->side_key : 0);
+    for (int s = 1; s < kSymmetries; ++s) {
+      const bool white_moves = (to_move == White) != sym_swaps_colors(s);
+      if ((keys[s] ^ (white_moves ? g->side_key : 0)) == self) return true;
+    }
+    return false;
+  }
+
   // Keys from scratch, for tests and for positions built stone by stone.
   std::array<uint64_t, kSymmetries> recompute_keys() const {
     std::array<uint64_t, kSymmetries> k{};

@@ -29,6 +29,7 @@ int cmd_bench(const Args& args) {
   double tt_mb = 64;
   bool alphabeta = false, no_symmetry = false, no_eval = false;
   int threads = 1;
+  std::vector<std::string> positions;
   DfpnOptions opt;
   opts.add_options()
     ("epsilon", po::value<double>(&opt.epsilon)->default_value(opt.epsilon), "df-pn's 1+epsilon threshold slack (for measurements)")
@@ -36,9 +37,11 @@ int cmd_bench(const Args& args) {
     ("threads,t", po::value<int>(&threads)->default_value(1), "df-pn threads (the fingerprint is for 1)")
     ("no-symmetry", po::bool_switch(&no_symmetry), "df-pn without symmetry reduction")
     ("no-eval", po::bool_switch(&no_eval), "df-pn with 1/1 initial proof numbers")
-    ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare");
+    ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare")
+    ("position,p", po::value<std::vector<std::string>>(&positions)->composing(),
+     "solve these positions (up to 8x8; repeatable) instead of the fixed set");
   po::variables_map vm;
-  if (parse_command_line("bench", "[--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--alphabeta]", args, opts, vm))
+  if (parse_command_line("bench", "[--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--alphabeta] [-p POSITION]...", args, opts, vm))
     return 0;
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
   if (!(opt.epsilon >= 0 && opt.epsilon <= 10)) throw UsageError("--epsilon must be from 0 to 10");
@@ -47,8 +50,11 @@ int cmd_bench(const Args& args) {
   uint64_t total = 0, ab_total = 0;
   double secs = 0, ab_secs = 0;
   int disagreements = 0;
-  for (const char* text : kBenchPositions) {
-    const Position<1> pos = from_text<1>(parse_position(text));
+  if (positions.empty()) positions.assign(std::begin(kBenchPositions), std::end(kBenchPositions));
+  for (const std::string& text : positions) {
+    const PositionText parsed = parse_position(text);
+    if (parsed.n > 8) throw UsageError("bench solves boards up to 8x8, not " + std::to_string(parsed.n) + "x" + std::to_string(parsed.n));
+    const Position<1> pos = from_text<1>(parsed);
     TranspositionTable tt(tt_mb);
     const auto t0 = std::chrono::steady_clock::now();
     const SolveOutcome r = solve_position(pos, tt, opt, threads, nullptr);

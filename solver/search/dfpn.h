@@ -54,7 +54,7 @@ class Dfpn {
       // hand back the same numbers for ever.
       th_pn = std::max(th_pn, widen(pn));
       th_dn = std::max(th_dn, widen(dn));
-      mid(root, k, th_pn, th_dn, pn, dn);
+      mid(root, k, 0, th_pn, th_dn, pn, dn);
       if (pn == 0 || dn == 0) return pn == 0;
     }
   }
@@ -63,18 +63,49 @@ class Dfpn {
   uint64_t key(const Position<W>& p) const { return opt_.symmetry ? p.canonical_key() : p.key(); }
 
  private:
+  struct EvalSlot {
+    uint64_t key = 0;
+    uint32_t pn = 0, dn = 0;
+  };
+  static constexpr int kEvalCacheBits = 18;  // 4 MiB per thread
+
+  // A child is its move, key and numbers; the position itself is rebuilt
+  // only to descend or evaluate, so the list stays a few cache lines.
   struct Child {
-    Position<W> pos;
     uint64_t key;
     uint32_t pn, dn;  // from the child's mover's side
-    int move;
+    int16_t move;
     uint16_t order;
   };
+  static constexpr int kMaxChildren = 64;  // boards up to 8x8
+  static constexpr int kSharedDepth = 8;
 
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
   static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
 
-  void mid(const Position<W>& pos, uint64_t k, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn, uint32_t& out_dn) {
+  Position<W> child_position(const Position<W>& pos, int move) const {
+    Position<W> q = pos;
+    if (move == kPass)
+      q.pass();
+    else
+      KonobiRules::play(q, move);
+    return q;
+  }
+
+  void mid(const Position<W>& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
+           uint32_t& out_dn) {
+    // Threads meet near the root, where the big subtrees are: only there is
+    // it worth marking positions busy and re-reading siblings that others
+    // may have proven. Deeper down that bookkeeping would cost more table
+    // traffic than the duplicated work it avoids.
+    const bool shared = opt_.parallel && depth < kSharedDepth;
+    if (opt_.parallel && depth > 0) {
+      const auto f = tt_.probe(k);  // another thread may have settled it since our parent looked
+      if (f.hit && (f.pn == 0 || f.dn == 0)) {
+        out_pn = f.pn, out_dn = f.dn;
+        return;
+      }
+    }
     const uint64_t start_nodes = ++nodes_;
     if ((nodes_ & 1023) == 0) {
       if (progress_) progress_->fetch_add(1024, std::memory_order_relaxed);
@@ -90,30 +121,45 @@ class Dfpn {
       return;
     }
 
-    std::vector<Child> children;
+    Child children[kMaxChildren];
+    int count = 0;
     if (nm.kind == NodeKind::PassOnly) {
-      Position<W> q = pos;
-      q.pass();
-      children.push_back({q, key(q), 1, 1, kPass, 0});
+      children[count++] = {key(child_position(pos, kPass)), 1, 1, int16_t(kPass), 0};
     } else {
-      children.reserve(nm.moves.count());
       nm.moves.for_each([&](int m) {
-        Position<W> q = pos;
-        KonobiRules::play(q, m);
-        children.push_back({q, key(q), 1, 1, m, move_order(pos, m)});
+        children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(pos, m)};
       });
-      std::sort(children.begin(), children.end(), [](const Child& a, const Child& b) { return a.order > b.order; });
+      // Moves that are images of each other under a symmetry of this
+      // position lead to one table entry; counting it once keeps the
+      // disproof number honest on symmetric positions (openings above all).
+      if (opt_.symmetry && pos.is_symmetric()) {
+        std::sort(children, children + count, [](const Child& a, const Child& b) { return a.key < b.key; });
+        count = int(std::unique(children, children + count, [](const Child& a, const Child& b) { return a.key == b.key; }) -
+                    children);
+      }
+      std::sort(children, children + count, [](const Child& a, const Child& b) { return a.order > b.order; });
     }
-    for (Child& c : children) {
+    // The table probes are the cost of a node: start every cache miss
+    // before waiting on the first.
+    if (opt_.evaluate && !eval_cache_) {
+      eval_memory_ = allocate_big_zeroed(sizeof(EvalSlot) << kEvalCacheBits);
+      eval_cache_ = static_cast<EvalSlot*>(eval_memory_.get());
+    }
+    for (int i = 0; i < count; ++i) {
+      tt_.prefetch(children[i].key);
+      if (opt_.evaluate) __builtin_prefetch(&eval_slot(children[i].key));
+    }
+    for (int i = 0; i < count; ++i) {
+      Child& c = children[i];
       const auto f = tt_.probe(c.key);
       if (f.hit) {
         c.pn = f.pn, c.dn = f.dn;
       } else if (opt_.evaluate) {
-        const Estimate e = cached_estimate(c.pos, c.key);
+        const Estimate e = cached_estimate(pos, c);
         c.pn = e.pn, c.dn = e.dn;
       }
     }
-    if (opt_.parallel) tt_.add_busy(k, +1);
+    if (shared) tt_.add_busy(k, +1);
 
     int best = 0;
     while (true) {
@@ -122,20 +168,21 @@ class Dfpn {
       uint32_t min_dn = kInf, second_dn = kInf;
       uint64_t best_eff = UINT64_MAX;
       best = 0;
-      for (size_t i = 0; i < children.size(); ++i) {
+      for (int i = 0; i < count; ++i) {
         Child& c = children[i];
-        if (opt_.parallel) {
+        uint32_t busy = 0;
+        if (shared) {
           const auto f = tt_.probe(c.key);
-          if (f.hit) c.pn = f.pn, c.dn = f.dn;
+          if (f.hit) c.pn = f.pn, c.dn = f.dn, busy = f.busy;
         }
         sum_pn += c.pn;
         min_dn = std::min(min_dn, c.dn);
         uint64_t eff = c.dn;
-        if (opt_.parallel && c.dn != 0) eff += uint64_t(c.dn) * busy_of(c.key);
+        if (busy && c.dn != 0) eff += uint64_t(c.dn) * busy;
         if (eff < best_eff) {
           second_dn = std::min<uint64_t>(best_eff, kInf);
           best_eff = eff;
-          best = int(i);
+          best = i;
         } else if (eff < second_dn) {
           second_dn = uint32_t(std::min<uint64_t>(eff, kInf));
         }
@@ -144,9 +191,9 @@ class Dfpn {
       const uint32_t dn = sat(sum_pn);
       if (pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0) {
         out_pn = pn, out_dn = dn;
-        const int8_t mv = int8_t(pn == 0 ? winning_child_move(children) : children[best].move);
+        const int8_t mv = int8_t(pn == 0 ? winning_child_move(children, count) : children[best].move);
         tt_.store(k, pn, dn, mv, nodes_ - start_nodes + 1);
-        if (opt_.parallel) tt_.add_busy(k, -1);
+        if (shared) tt_.add_busy(k, -1);
         return;
       }
       Child& c = children[best];
@@ -156,34 +203,37 @@ class Dfpn {
       const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
       const uint32_t child_th_pn = sat(uint64_t(th_dn) - dn + c.pn);
       try {
-        mid(c.pos, c.key, child_th_pn, child_th_dn, c.pn, c.dn);
+        mid(child_position(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn);
       } catch (...) {
-        if (opt_.parallel) tt_.add_busy(k, -1);
+        if (shared) tt_.add_busy(k, -1);
         throw;
       }
     }
   }
 
-  static int winning_child_move(const std::vector<Child>& cs) {
-    for (const Child& c : cs)
-      if (c.dn == 0) return c.move;
-    return -1;
+  uint64_t child_key(const Position<W>& pos, int m) const {
+    return opt_.symmetry ? pos.canonical_key_after(m) : pos.key_after(m);
   }
 
-  uint32_t busy_of(uint64_t k) const { return tt_.probe(k).busy; }
+  static int winning_child_move(const Child* cs, int count) {
+    for (int i = 0; i < count; ++i)
+      if (cs[i].dn == 0) return cs[i].move;
+    return -1;
+  }
 
   // df-pn re-enters a node many times as its thresholds grow, and each time
   // its unexpanded children would be evaluated again: a small per-thread
   // cache of evaluations avoids that without filling the shared table with
   // positions that were never searched.
-  Estimate cached_estimate(const Position<W>& pos, uint64_t k) {
-    if (eval_cache_.empty()) eval_cache_.resize(size_t(1) << kEvalCacheBits);
-    EvalSlot& slot = eval_cache_[k & ((size_t(1) << kEvalCacheBits) - 1)];
-    if (slot.key == k) return {slot.pn, slot.dn};
-    const Estimate e = estimate(pos);
-    slot = {k, uint32_t(e.pn), uint32_t(e.dn)};
+  Estimate cached_estimate(const Position<W>& parent, const Child& c) {
+    EvalSlot& slot = eval_slot(c.key);
+    if (slot.key == c.key && slot.pn != 0) return {slot.pn, slot.dn};
+    const Estimate e = estimate(child_position(parent, c.move));
+    slot = {c.key, uint32_t(e.pn), uint32_t(e.dn)};
     return e;
   }
+
+  EvalSlot& eval_slot(uint64_t k) { return eval_cache_[k & ((size_t(1) << kEvalCacheBits) - 1)]; }
 
   // Placements near the centre and next to the mover's own stones first.
   static uint16_t move_order(const Position<W>& pos, int m) {
@@ -194,15 +244,11 @@ class Dfpn {
     return uint16_t(centre * 4 + friends);
   }
 
-  struct EvalSlot {
-    uint64_t key = 0;
-    uint32_t pn = 0, dn = 0;
-  };
-  static constexpr int kEvalCacheBits = 18;  // 4 MiB per thread
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  std::vector<EvalSlot> eval_cache_;
+  BigMemory eval_memory_;
+  EvalSlot* eval_cache_ = nullptr;  // zero-filled, and pn 0 marks an empty slot
   const std::atomic<bool>* stop_;
   std::atomic<uint64_t>* progress_;
   uint64_t nodes_ = 0;

@@ -11,15 +11,13 @@ TranspositionTable::TranspositionTable(double megabytes) {
                                 " MB cannot hold one 64-byte bucket");
   // A power of two buckets, the largest that fits.
   nbuckets_ = std::bit_floor(size_t(bytes / sizeof(TTBucket)));
-  void* mem = std::aligned_alloc(64, nbuckets_ * sizeof(TTBucket));
-  if (!mem) throw std::bad_alloc();
-  table_.reset(static_cast<TTBucket*>(mem));
+  memory_ = allocate_big_zeroed(nbuckets_ * sizeof(TTBucket));
+  table_ = static_cast<TTBucket*>(memory_.get());
   locks_ = std::make_unique<std::atomic_flag[]>(kStripes);
-  clear();
 }
 
 void TranspositionTable::clear() {
-  std::memset(static_cast<void*>(table_.get()), 0, nbuckets_ * sizeof(TTBucket));
+  std::memset(static_cast<void*>(table_), 0, nbuckets_ * sizeof(TTBucket));
 }
 
 double TranspositionTable::fill() const {

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "big_memory.h"
+
 namespace konobi {
 
 // Proof numbers saturate here: a value this large means "proven impossible".
@@ -59,6 +61,9 @@ class TranspositionTable {
       if (e.check == check(key) && !e.empty()) return {true, e.pn, e.dn, e.work, e.best, e.busy};
     return {};
   }
+
+  // Starts loading key's bucket so that a later probe finds it in cache.
+  void prefetch(uint64_t key) const { __builtin_prefetch(&bucket(key)); }
 
   // Writes pn/dn/best for key, adding `work_nodes` to its effort.
   void store(uint64_t key, uint32_t pn, uint32_t dn, int8_t best, uint64_t work_nodes) {
@@ -130,10 +135,8 @@ class TranspositionTable {
 
   static constexpr size_t kStripes = 1 << 16;
   size_t nbuckets_ = 0;
-  struct Free {
-    void operator()(TTBucket* p) const { std::free(p); }
-  };
-  std::unique_ptr<TTBucket[], Free> table_;
+  BigMemory memory_;
+  TTBucket* table_ = nullptr;
   std::unique_ptr<std::atomic_flag[]> locks_;
 };
 
