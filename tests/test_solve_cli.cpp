@@ -360,6 +360,24 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   }
 }
 
+TEST_CASE("bench -p solves the given positions and refuses ones it cannot", "[cli]") {
+  SECTION("a 4x4 opening: the verdict matches alpha-beta") {
+    const std::string text = "..../..../..../.B.. w";
+    const Run r = run_konobi({"bench", "--tt-mb", "1", "-p", text});
+    require_status(r, 0);
+    konobi::AlphaBeta<1> ab(16);
+    const bool wins = ab.wins(konobi::from_text<1>(konobi::parse_position(text)));
+    CHECK_THAT(r.out, Contains(text) && Contains(wins ? "mover wins" : "mover loses"));
+    CHECK_THAT(r.out, Contains("fingerprint"));
+  }
+  SECTION("boards over 8x8 and malformed positions") {
+    require_usage_error(run_konobi({"bench", "-p", "9/9/9/9/9/9/9/9/9 b"}), "8x8");
+    const Run r = run_konobi({"bench", "-p", "..../..Q./..../.... w"});
+    require_status(r, 2);
+    CHECK_FALSE(r.err.empty());
+  }
+}
+
 TEST_CASE("play with the solver on both sides: the second player wins, as the pie rule predicts", "[cli]") {
   // 3x3 has winning openings (White swaps after them), 4x4 has none (White
   // keeps White); either way the solve says the second player wins.

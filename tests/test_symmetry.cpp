@@ -352,3 +352,28 @@ TEST_CASE("symmetry: keys tell apart near-identical positions", "[symmetry]") {
   a2b.toggle_stone(Black, g.point(0, 1));
   REQUIRE(a2b.canonical_key() != b1.canonical_key());
 }
+
+// The search takes every child's key from its parent without building the
+// child, and merges a symmetric position's equivalent moves: both shortcuts
+// must agree with the plain definitions.
+TEST_CASE("symmetry: keys after a move and self-symmetry agree with building the position", "[symmetry]") {
+  for (int n = 3; n <= 6; ++n) {
+    int symmetric = 0, positions = 0;
+    random_games<1>(n, 3000 + n, 30, [&](const Position<1>& pos) {
+      ++positions;
+      bool self_image = false;
+      for (int s = 1; s < kSymmetries; ++s) self_image |= describe(pos.transformed(s)) == describe(pos);
+      REQUIRE(pos.is_symmetric() == self_image);
+      symmetric += self_image;
+      pos.empty_points().for_each([&](int p) {
+        Position<1> q = pos;
+        q.place(p);
+        REQUIRE(pos.key_after(p) == q.key());
+        REQUIRE(pos.canonical_key_after(p) == q.canonical_key());
+      });
+    });
+    INFO("size " << n);
+    REQUIRE(symmetric > 0);  // the empty board at least
+    REQUIRE(symmetric < positions);
+  }
+}
