@@ -34,7 +34,7 @@ struct NodrawConfig {
   int max_ply = -1;
   double max_mb = 0, max_seconds = 0;
   int threads = 2;
-  bool json = false, quiet = false, no_lemma = false, count_stuck = false, no_full_skip = false;
+  bool json = false, quiet = false, no_lemma = false, count_stuck = false, no_full_skip = false, no_memo = false;
   std::string out, command;
 };
 
@@ -76,6 +76,7 @@ ReachableReport run_reachable(const NodrawConfig& cfg) {
   std::atomic<uint64_t> expanded{0};
   std::atomic<int> ply_now{0};
   opt.progress = &expanded;
+  opt.stop = &stop_requested();
   opt.on_ply = [&](const PlyCounts& pc) {
     ply_now = pc.ply + 1;
     if (!cfg.quiet && !cfg.json)
@@ -123,6 +124,7 @@ CrosscutFreeResult run_crosscut_free(const NodrawConfig& cfg) {
   opt.use_lemma = !cfg.no_lemma;
   opt.prune_won = !cfg.count_stuck;
   opt.full_board_skip = !cfg.no_full_skip;
+  opt.memo = !cfg.no_memo;
   opt.max_seconds = cfg.max_seconds;
   std::atomic<uint64_t> nodes{0}, tasks{0};
   opt.progress_nodes = &nodes;
@@ -168,8 +170,9 @@ void write_reachable_json(JsonWriter& j, const ReachableReport& rep) {
 void write_crosscut_json(JsonWriter& j, const CrosscutFreeResult& r) {
   j.key("crosscut_free").begin_object();
   j.field("complete", r.complete).field("lemma_pruning", r.lemma).field("won_pruning", r.prune_won);
-  j.field("full_board_skip", r.full_board_skip);
+  j.field("full_board_skip", r.full_board_skip).field("frontier_merging", r.memo);
   j.field("nodes", r.nodes).field("boards_checked", r.leaves).field("both_stuck", r.stuck);
+  j.field("memo_hits", r.memo_hits).field("memo_entries", r.memo_entries);
   j.field("counterexamples", r.counterexamples).field("tasks", r.tasks).field("tasks_done", r.tasks_done);
   j.field("seconds", r.seconds);
   j.key("examples").begin_array();
@@ -210,8 +213,9 @@ void print_crosscut(std::ostream& out, const NodrawConfig& cfg, const CrosscutFr
   out << "Crosscut-free boards on " << n << "x" << n << " (any stones, reachable or not)\n";
   out << "  pruning: crosscuts" << (r.lemma ? ", empty points that are not crosscut points for both colours" : "")
       << (r.prune_won ? ", boards with a White chain across the decided rows" : "")
-      << (r.full_board_skip ? ", boards left with no room for an empty point" : "") << "\n";
-  out << "  nodes " << r.nodes << ", whole boards checked " << r.leaves << ", both colours stuck " << r.stuck
+      << (r.full_board_skip ? ", boards left with no room for an empty point" : "")
+      << (r.memo ? ", partial boards with the frontier of one already expanded" : "") << "\n";
+  out << "  nodes " << r.nodes << " (" << r.memo_hits << " more merged), whole boards checked " << r.leaves << ", both colours stuck " << r.stuck
       << ", of those without a winner " << r.counterexamples << "\n";
   out << std::fixed << std::setprecision(2) << "  time " << r.seconds << " s\n";
   if (!r.complete)
@@ -245,6 +249,7 @@ int cmd_verify_nodraw(const Args& args) {
     ("threads,t", po::value<int>(&cfg.threads)->default_value(2), "worker threads")
     ("no-lemma", po::bool_switch(&cfg.no_lemma), "crosscut-free: do not prune with the double-crosscut fact (for cross-checks; slow)")
     ("no-full-board-skip", po::bool_switch(&cfg.no_full_skip), "crosscut-free: check full boards too (for cross-checks)")
+    ("no-merge", po::bool_switch(&cfg.no_memo), "crosscut-free: do not merge partial boards with equal frontiers (for cross-checks; slow)")
     ("count-stuck", po::bool_switch(&cfg.count_stuck), "crosscut-free: do not prune won boards; count every board where both colours are stuck")
     ("json", po::bool_switch(&cfg.json), "print JSON")
     ("out,o", po::value<std::string>(&cfg.out), "also write the JSON report to this file (atomically)")

@@ -22,6 +22,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <oneapi/tbb/blocked_range.h>
@@ -70,6 +72,7 @@ struct ReachableOptions {
   bool keep_plies = false;  // keep every ply's states (needed to rebuild a game record)
   std::function<void(const PlyCounts&)> on_ply;  // called as each ply is counted
   std::atomic<uint64_t>* progress = nullptr;      // states expanded in the current ply
+  std::atomic<bool>* stop = nullptr;              // set to stop early (e.g. by Ctrl-C)
 };
 
 struct ReachableResult {
@@ -245,6 +248,10 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
     const double cur_mb = double(cur.size()) * 8 / (1 << 20);
     for (size_t begin = 0; begin < cur.size(); begin += kBatch) {
       const size_t end = std::min(cur.size(), begin + kBatch);
+      if (opt.stop && opt.stop->load()) {
+        res.stopped = "interrupted in ply " + std::to_string(ply);
+        return res;
+      }
       // A state has at most `cells` successors, so this batch cannot
       // overfill the table.
       const size_t need = StateSet::capacity_for(next.size() + (end - begin) * g.cells);
@@ -390,6 +397,7 @@ struct CrosscutFreeOptions {
   bool use_lemma = true;        // prune with kStuckEmptiesAreDoubleCrosscuts (when the rules have it)
   bool prune_won = true;        // skip boards where a colour has won; false: count every both-stuck board
   bool full_board_skip = true;  // skip boards that can no longer hold an empty point (see below)
+  bool memo = true;             // merge partial boards with the same frontier (needs the lemma and prune_won)
   double max_seconds = 0;       // stop after this long (0: no limit)
   size_t max_examples = 4;
   std::atomic<uint64_t>* progress_nodes = nullptr;
@@ -399,15 +407,110 @@ struct CrosscutFreeOptions {
 
 struct CrosscutFreeResult {
   int n = 0;
-  bool lemma = false, prune_won = true, full_board_skip = false;
-  uint64_t nodes = 0;     // partial boards (rows 1..k decided) that passed every pruning test
-  uint64_t leaves = 0;    // whole boards checked with the rules
-  uint64_t stuck = 0;     // of those, boards where neither colour has a legal placement
+  bool lemma = false, prune_won = true, full_board_skip = false, memo = false;
+  uint64_t nodes = 0;      // partial boards (rows 1..k decided, k >= 2) that passed every pruning test
+  uint64_t memo_hits = 0;  // partial boards not expanded because an equivalent one was
+  uint64_t leaves = 0;     // whole boards checked with the rules
+  uint64_t stuck = 0;      // of those, boards where neither colour has a legal placement
   uint64_t counterexamples = 0;  // stuck boards where nobody has a winning chain
   std::vector<std::pair<uint64_t, uint64_t>> examples;  // (black, white) stones
   uint64_t tasks = 0, tasks_done = 0;
+  size_t memo_entries = 0;
   bool complete = false;
   double seconds = 0;
+};
+
+// The connectivity of the decided rows as seen from the newest row, for the
+// two ways a board can be won: per column of that row, the component it is in
+// (0: none, else 1..4 in order of first appearance) and per component whether
+// it reaches row 1. "open" components are Black-or-empty points joined
+// orthogonally: White has a chain joining its sides exactly when no such
+// component joins row 1 to row N (the 8- versus 4-neighbour duality of the
+// square grid). "black" components are Black stones joined 8-ways.
+struct Frontier {
+  uint8_t open[8]{}, black[8]{};
+  uint8_t open_bottom = 0, black_bottom = 0;  // bit l-1: component l reaches row 1
+
+  uint64_t pack(int n) const {
+    uint64_t k = 0;
+    for (int c = 0; c < n; ++c) k |= uint64_t(open[c]) << (3 * c) | uint64_t(black[c]) << (3 * (n + c));
+    return k | uint64_t(open_bottom) << (6 * n) | uint64_t(black_bottom) << (6 * n + 4);
+  }
+};
+
+// The frontier after adding a row whose member points (open or black) are
+// `cells`, from the labels `below` of the row under it (all zero and
+// `bottom` true for row 1). Diagonal steps join black stones only.
+inline void extend_frontier(int n, const uint8_t* below, uint8_t below_bottom, uint32_t cells, bool diagonal,
+                            bool bottom, uint8_t* out, uint8_t& out_bottom) {
+  int parent[12];
+  bool touches[12];
+  for (int i = 0; i < 4; ++i) parent[i] = i, touches[i] = below_bottom >> i & 1;
+  for (int c = 0; c < n; ++c) parent[4 + c] = 4 + c, touches[4 + c] = bottom;
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto unite = [&](int a, int b) {
+    a = find(a), b = find(b);
+    if (a == b) return;
+    parent[a] = b;
+    touches[b] = touches[b] || touches[a];
+  };
+  for (int c = 0; c < n; ++c) {
+    if (!(cells >> c & 1)) continue;
+    if (c + 1 < n && (cells >> (c + 1) & 1)) unite(4 + c, 5 + c);
+    for (int d = diagonal ? -1 : 0; d <= (diagonal ? 1 : 0); ++d)
+      if (c + d >= 0 && c + d < n && below[c + d]) unite(4 + c, below[c + d] - 1);
+  }
+  int label_of[12] = {};
+  int next = 0;
+  out_bottom = 0;
+  for (int c = 0; c < n; ++c) {
+    out[c] = 0;
+    if (!(cells >> c & 1)) continue;
+    const int root = find(4 + c);
+    if (!label_of[root]) {
+      label_of[root] = ++next;
+      if (touches[root]) out_bottom |= uint8_t(1u << (next - 1));
+    }
+    out[c] = uint8_t(label_of[root]);
+  }
+}
+
+// A set of 128-bit keys shared by all threads, in locked shards.
+class SharedKeySet {
+ public:
+  bool insert(uint64_t a, uint64_t b) {
+    const uint64_t h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL);
+    Shard& s = shards_[(h >> 40) % kShards];
+    std::lock_guard lock(s.mu);
+    return s.keys.insert({a, b}).second;
+  }
+  size_t size() {
+    size_t t = 0;
+    for (Shard& s : shards_) {
+      std::lock_guard lock(s.mu);
+      t += s.keys.size();
+    }
+    return t;
+  }
+
+ private:
+  struct Hash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
+      uint64_t x = k.first * 0x9e3779b97f4a7c15ULL ^ k.second;
+      x ^= x >> 31;
+      x *= 0xbf58476d1ce4e5b9ULL;
+      return x ^ (x >> 29);
+    }
+  };
+  struct Shard {
+    std::mutex mu;
+    std::unordered_set<std::pair<uint64_t, uint64_t>, Hash> keys;
+  };
+  static constexpr size_t kShards = 256;
+  Shard shards_[kShards];
 };
 
 // Rows are explored bottom-up; a row is a pair of n-bit masks (Black, White).
@@ -416,14 +519,19 @@ struct CrosscutFreeResult {
 //  - with the lemma, an empty point whose 8 neighbours are decided and which
 //    is not a crosscut point for both colours: both colours could never be
 //    stuck. (Also: no empty point on the edge.)
-//  - with prune_won, a White chain across the decided rows: White has a
-//    winning chain whatever comes above. Tracked as its dual: the Black-or-
-//    empty points 4-connected to row 1 inside the decided rows must reach the
-//    newest row, or else White's stones block them.
+//  - with prune_won, no open component (see Frontier) joining row 1 to the
+//    newest row: White's stones already join its sides, whatever comes above.
+//    (Black's chains are left to the check of whole boards, so that every
+//    board that passes the local tests is put to the rules.)
 //  - with prune_won and full_board_skip (needs the lemma), a board with no
 //    empty point once only the top row, which cannot hold one, is left: a
 //    full board always has a winning chain (Black joins top and bottom with
 //    8-connected stones, or White joins the sides with 4-connected ones).
+//  - with memo (needs the lemma and prune_won), a partial board whose last
+//    two rows and frontier equal those of one already expanded: with the
+//    lemma, whether the rows above can complete it to a counterexample
+//    depends on nothing else (stuck is then a local condition, and winning
+//    chains are decided by the frontier), so it is skipped.
 // Whole boards are then checked with the rules themselves: both colours'
 // placements and both colours' chains.
 template <class Rules, int W>
@@ -437,6 +545,7 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
   res.lemma = opt.use_lemma && kStuckEmptiesAreDoubleCrosscuts<Rules>;
   res.prune_won = opt.prune_won;
   res.full_board_skip = res.lemma && opt.prune_won && opt.full_board_skip;
+  res.memo = res.lemma && opt.prune_won && opt.memo;
   const uint32_t full = (1u << n) - 1;
   const uint32_t inner = full & ~1u & ~(1u << (n - 1));
 
@@ -467,7 +576,6 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
     if (!e) return true;
     auto east = [](uint32_t r) { return r >> 1; };  // bit c: column c + 1
     auto west = [](uint32_t r) { return r << 1; };  // bit c: column c - 1
-    // Black towards up-right: u-east B, m-east W, u W; opposite: d-west W, m-west B, d B.
     const uint32_t ur = east(u.b) & east(m.w) & u.w & west(d.w) & west(m.b) & d.b;
     const uint32_t ul = west(u.b) & west(m.w) & u.w & east(d.w) & east(m.b) & d.b;
     const uint32_t dr = east(d.b) & east(m.w) & d.w & west(u.w) & west(m.b) & u.b;
@@ -475,19 +583,28 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
     return (e & ~(ur | ul | dr | dl) & full) == 0;
   };
 
-  std::atomic<uint64_t> nodes{0}, leaves{0}, stuck{0}, counter{0}, done{0};
+  std::atomic<uint64_t> nodes{0}, hits{0}, leaves{0}, stuck{0}, counter{0}, done{0};
   std::atomic<bool> out_of_time{false};
   std::mutex mu;
-  const uint64_t row_bits = (uint64_t{1} << n) - 1;
+  SharedKeySet memo;
 
   struct Frame {
     Row row;
-    uint64_t reach;  // Black-or-empty points 4-connected to row 1 within the decided rows
+    Frontier f;
     bool any_empty;
+  };
+  auto frontier_after = [&](const Frame* below, Row x) {
+    Frontier f;
+    static const uint8_t none[8] = {};
+    extend_frontier(n, below ? below->f.open : none, below ? below->f.open_bottom : 0, ~x.w & full, false,
+                    below == nullptr, f.open, f.open_bottom);
+    extend_frontier(n, below ? below->f.black : none, below ? below->f.black_bottom : 0, x.b, true,
+                    below == nullptr, f.black, f.black_bottom);
+    return f;
   };
 
   // Depth-first over rows r = 2..n-1 given rows[0..r-1].
-  auto search = [&](auto&& self, std::vector<Frame>& st, uint64_t& l_nodes) -> void {
+  auto search = [&](auto&& self, std::vector<Frame>& st, uint64_t& l_nodes, uint64_t& l_hits) -> void {
     const int r = int(st.size());
     if (out_of_time.load(std::memory_order_relaxed)) return;
     const std::vector<Row>& cands = r == n - 1 ? edge_rows : mid_rows;
@@ -495,29 +612,26 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
       const Frame& below = st.back();
       if (crosscut(below.row, x)) continue;
       if (res.lemma && !lemma_ok(st[r - 2].row, below.row, x)) continue;
-      bool any_empty = below.any_empty || (x.b | x.w) != full;
-      uint64_t reach = 0;
+      const bool any_empty = below.any_empty || (x.b | x.w) != full;
+      Frontier f;
       if (opt.prune_won) {
-        // Grow the Black-or-empty region from row 1 through the decided rows.
-        uint64_t open = 0;
-        for (int i = 0; i < r; ++i) open |= uint64_t(~st[i].row.w & full) << (i * n);
-        open |= uint64_t(~x.w & full) << (r * n);
-        Bitboard<W> allowed, cur;
-        allowed.w[0] = open;
-        cur.w[0] = below.reach | ((below.reach >> ((r - 1) * n) & row_bits) << (r * n) & open);
-        for (;;) {
-          const Bitboard<W> nx = (cur | g.orth_neighbours(cur)) & allowed;
-          if (nx == cur) break;
-          cur = nx;
-        }
-        reach = cur.w[0];
-        if (!((reach >> (r * n)) & row_bits)) continue;
+        f = frontier_after(&below, x);
+        if (!f.open_bottom) continue;  // White has joined its sides
       }
       if (r == n - 2 && res.full_board_skip && !any_empty) continue;
+      if (res.memo && r < n - 1) {
+        const uint64_t a = uint64_t(r) | uint64_t(below.row.b) << 3 | uint64_t(below.row.w) << (3 + n) |
+                           uint64_t(x.b) << (3 + 2 * n) | uint64_t(x.w) << (3 + 3 * n) |
+                           uint64_t(any_empty) << (3 + 4 * n);
+        if (!memo.insert(a, f.pack(n))) {
+          ++l_hits;
+          continue;
+        }
+      }
       ++l_nodes;
       if (r < n - 1) {
-        st.push_back({x, reach, any_empty});
-        self(self, st, l_nodes);
+        st.push_back({x, f, any_empty});
+        self(self, st, l_nodes, l_hits);
         st.pop_back();
         continue;
       }
@@ -548,17 +662,6 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
     for (const Row& b : mid_rows)
       if (!crosscut(a, b)) tasks.push_back({a, b});
   res.tasks = tasks.size();
-  auto reach_of = [&](const Task& t) {
-    Bitboard<W> allowed, cur;
-    allowed.w[0] = uint64_t(~t.r0.w & full) | uint64_t(~t.r1.w & full) << n;
-    cur.w[0] = allowed.w[0] & row_bits;
-    for (;;) {
-      const Bitboard<W> nx = (cur | g.orth_neighbours(cur)) & allowed;
-      if (nx == cur) break;
-      cur = nx;
-    }
-    return cur.w[0];
-  };
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<size_t>(0, tasks.size(), 1), [&](const auto& range) {
     for (size_t i = range.begin(); i != range.end(); ++i) {
       if (opt.stop && opt.stop->load()) out_of_time = true;
@@ -567,27 +670,32 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
         out_of_time = true;
       if (out_of_time) return;
       const Task& t = tasks[i];
-      uint64_t l_nodes = 2;  // the two rows of the task
-      const uint64_t reach = opt.prune_won ? reach_of(t) : 0;
-      const bool any_empty = ((t.r0.b | t.r0.w) != full) || ((t.r1.b | t.r1.w) != full);
-      if (opt.prune_won && !((reach >> n) & row_bits)) l_nodes = 1;
-      else if (n == 3 && res.full_board_skip && !any_empty) l_nodes = 1;
-      else {
-        std::vector<Frame> st{{t.r0, reach & row_bits, false}, {t.r1, reach, any_empty}};
+      uint64_t l_nodes = 0, l_hits = 0;
+      Frame f0{t.r0, {}, (t.r0.b | t.r0.w) != full};
+      if (opt.prune_won) f0.f = frontier_after(nullptr, t.r0);
+      Frame f1{t.r1, {}, f0.any_empty || (t.r1.b | t.r1.w) != full};
+      if (opt.prune_won) f1.f = frontier_after(&f0, t.r1);
+      const bool pruned = (opt.prune_won && !f1.f.open_bottom) || (n == 3 && res.full_board_skip && !f1.any_empty);
+      if (!pruned) {
+        ++l_nodes;
+        std::vector<Frame> st{f0, f1};
         st.reserve(n);
-        search(search, st, l_nodes);
+        search(search, st, l_nodes, l_hits);
       }
       nodes.fetch_add(l_nodes, std::memory_order_relaxed);
+      hits.fetch_add(l_hits, std::memory_order_relaxed);
       if (!out_of_time) done.fetch_add(1, std::memory_order_relaxed);
       if (opt.progress_nodes) opt.progress_nodes->fetch_add(l_nodes, std::memory_order_relaxed);
       if (opt.progress_tasks) opt.progress_tasks->fetch_add(1, std::memory_order_relaxed);
     }
   });
   res.nodes = nodes;
+  res.memo_hits = hits;
   res.leaves = leaves;
   res.stuck = stuck;
   res.counterexamples = counter;
   res.tasks_done = done;
+  res.memo_entries = res.memo ? memo.size() : 0;
   res.complete = !out_of_time;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
