@@ -235,10 +235,6 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
   std::vector<uint64_t> cur{codec.pack(Position<W>::empty(g), false)};
   constexpr size_t kBatch = size_t(1) << 16;
   for (int ply = 0; !cur.empty(); ++ply) {
-    if (opt.max_ply >= 0 && ply > opt.max_ply) {
-      res.stopped = "stopped after ply " + std::to_string(opt.max_ply) + " (--max-ply)";
-      return res;
-    }
     PlyCounts pc;
     pc.ply = ply;
     pc.positions = cur.size();
@@ -253,8 +249,9 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
         return res;
       }
       // A state has at most `cells` successors, so this batch cannot
-      // overfill the table.
-      const size_t need = StateSet::capacity_for(next.size() + (end - begin) * g.cells);
+      // overfill the table. The last ply asked for is classified, not expanded.
+      const bool expand = ply != opt.max_ply;
+      const size_t need = !expand ? 0 : StateSet::capacity_for(next.size() + (end - begin) * g.cells);
       if (need > next.capacity()) {
         const double mb = cur_mb + StateSet::megabytes_for(need) + next.megabytes();
         if (opt.max_mb > 0 && mb > opt.max_mb) {
@@ -288,9 +285,10 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
               first_draw.compare_exchange_strong(expected, s);
               continue;
             }
-            next.insert(sym.canonical(s & ~(uint64_t{1} << (2 * g.cells)), g.cells));
+            if (expand) next.insert(sym.canonical(s, g.cells));
             continue;
           }
+          if (!expand) continue;
           const Bitboard<W> wins = Rules::winning(pos, legal);
           legal.for_each([&](int p) {
             Position<W> child = pos;
@@ -315,6 +313,10 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
     if (opt.on_ply) opt.on_ply(pc);
     if (opt.progress) opt.progress->store(0);
     if (opt.keep_plies) res.kept.push_back(cur);
+    if (ply == opt.max_ply && pc.won + pc.draws < pc.positions) {
+      res.stopped = "stopped after ply " + std::to_string(ply) + " (--max-ply)";
+      return res;
+    }
     cur = next.take_sorted();
   }
   res.complete = true;
