@@ -229,8 +229,8 @@ void print_crosscut(std::ostream& out, const NodrawConfig& cfg, const CrosscutFr
   }
   if (r.complete && r.counterexamples == 0)
     out << (r.prune_won ? "No crosscut-free board leaves both colours without a legal placement while nobody has won.\n"
-                        : "Every both-stuck board counted above (--count-stuck does not look for counterexamples "
-                          "among them beyond the column 'without a winner').\n");
+                        : "Every crosscut-free board where both colours are stuck was counted, won or not; none is "
+                          "without a winner.\n");
 }
 
 }  // namespace
