@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"verify-proof", "check proof files with an independent, simple rules implementation", cmd_verify_proof},
     {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
     {"puzzles", "find positions with exactly one winning move, graded by remoteness", cmd_puzzles},
+    {"verify-nodraw", "check that some player can always move: reachable positions and crosscut-free boards", cmd_verify_nodraw},
 };
 
 void print_usage(std::ostream& out) {

@@ -1,0 +1,316 @@
+// konobi verify-nodraw: checks the designer's claim that some player can
+// always move and so draws are impossible, in two ways (docs/NODRAW.md): a
+// census of every reachable position (3x3 to 5x5) and a search of every
+// crosscut-free board (3x3 to 7x7). Exit 0: the claim holds where checked;
+// 1: a counterexample (printed); 2: bad input; 3: a check stopped early.
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <sys/resource.h>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "command.h"
+#include "diagram.h"
+#include "progress.h"
+#include "provenance.h"
+#include "core/game.h"
+#include "solver/io/atomic_file.h"
+#include "solver/io/json_writer.h"
+#include "solver/research/nodraw.h"
+
+namespace konobi {
+
+namespace {
+
+constexpr int kMaxCrosscutFreeSize = 7;
+
+struct NodrawConfig {
+  int size = 0;
+  std::string mode = "both";
+  int max_ply = -1;
+  double max_mb = 0, max_seconds = 0;
+  int threads = 2;
+  bool json = false, quiet = false, no_lemma = false, count_stuck = false, no_full_skip = false, no_memo = false;
+  std::string out, command;
+};
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024;  // kilobytes on Linux
+}
+
+std::string diagram_of(int n, uint64_t black, uint64_t white) {
+  std::vector<int> cells(n * n, -1);
+  for (int p = 0; p < n * n; ++p) cells[p] = (black >> p & 1) ? Black : (white >> p & 1) ? White : -1;
+  return render_board(n, cells);
+}
+
+std::string position_text(int n, uint64_t black, uint64_t white, Color to_move) {
+  PositionText t;
+  t.n = n;
+  t.cells.resize(n * n);
+  for (int p = 0; p < n * n; ++p) t.cells[p] = (black >> p & 1) ? Black : (white >> p & 1) ? White : -1;
+  t.to_move = to_move;
+  return format_position(t);
+}
+
+struct ReachableReport {
+  ReachableResult res;
+  double seconds = 0;
+  std::string record;  // of the first draw, if any
+  std::string draw_position;
+  bool record_checked = false;  // replayed by the game referee to the draw
+};
+
+ReachableReport run_reachable(const NodrawConfig& cfg) {
+  constexpr int W = 1;  // boards up to 5x5
+  ReachableReport rep;
+  ReachableOptions opt;
+  opt.max_ply = cfg.max_ply;
+  opt.max_mb = cfg.max_mb;
+  std::atomic<uint64_t> expanded{0};
+  std::atomic<int> ply_now{0};
+  opt.progress = &expanded;
+  opt.stop = &stop_requested();
+  opt.on_ply = [&](const PlyCounts& pc) {
+    ply_now = pc.ply + 1;
+    if (!cfg.quiet && !cfg.json)
+      std::cerr << "  ply " << pc.ply << ": " << pc.positions << " positions\n";
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    ProgressReporter progress(
+        [&] {
+          const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          std::ostringstream o;
+          o << "verify-nodraw " << cfg.size << "x" << cfg.size << " reachable: ply " << ply_now.load() << ", "
+            << human_count(double(expanded.load())) << " expanded, " << std::fixed << std::setprecision(0) << s
+            << " s, " << human_bytes(double(resident_bytes()));
+          return o.str();
+        },
+        !cfg.quiet);
+    rep.res = reachable_census<KonobiRules, W>(cfg.size, opt);
+  }
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (rep.res.first_draw_ply >= 0) {
+    // Again up to the draw, keeping every ply, to walk back to the empty board.
+    ReachableOptions again;
+    again.max_ply = rep.res.first_draw_ply;
+    again.keep_plies = true;
+    const ReachableResult kept = reachable_census<KonobiRules, W>(cfg.size, again);
+    const std::vector<Move> record =
+        reachable_record<KonobiRules, W>(kept, rep.res.first_draw, rep.res.first_draw_ply);
+    const StateCodec<W> codec(Geometry<W>::get(cfg.size));
+    const Position<W> pos = codec.unpack(rep.res.first_draw, rep.res.first_draw_ply);
+    rep.draw_position = format_position(to_text(pos));
+    if (int(record.size()) == rep.res.first_draw_ply) {
+      rep.record = format_record(cfg.size, record);
+      auto game = Game<KonobiRules, W>::new_game(cfg.size);
+      game.play_record(record);
+      rep.record_checked = !game.over() && game.position().stones[0] == pos.stones[0] &&
+                           game.position().stones[1] == pos.stones[1] && game.must_pass();
+    }
+  }
+  return rep;
+}
+
+CrosscutFreeResult run_crosscut_free(const NodrawConfig& cfg) {
+  CrosscutFreeOptions opt;
+  opt.use_lemma = !cfg.no_lemma;
+  opt.prune_won = !cfg.count_stuck;
+  opt.full_board_skip = !cfg.no_full_skip;
+  opt.memo = !cfg.no_memo;
+  opt.max_seconds = cfg.max_seconds;
+  std::atomic<uint64_t> nodes{0}, tasks{0};
+  opt.progress_nodes = &nodes;
+  opt.progress_tasks = &tasks;
+  opt.stop = &stop_requested();
+  const auto t0 = std::chrono::steady_clock::now();
+  ProgressReporter progress(
+      [&] {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::ostringstream o;
+        o << "verify-nodraw " << cfg.size << "x" << cfg.size << " crosscut-free: " << tasks.load()
+          << " tasks done, " << human_count(double(nodes.load())) << " nodes, " << std::fixed
+          << std::setprecision(0) << s << " s";
+        return o.str();
+      },
+      !cfg.quiet);
+  return crosscut_free_search<KonobiRules, 1>(cfg.size, opt);
+}
+
+void write_reachable_json(JsonWriter& j, const ReachableReport& rep) {
+  const ReachableResult& r = rep.res;
+  j.key("reachable").begin_object();
+  j.field("complete", r.complete);
+  if (!r.complete) j.field("stopped", r.stopped);
+  j.field("symmetries", 4);
+  j.key("plies").begin_array();
+  for (const PlyCounts& p : r.plies) {
+    j.begin_object().field("ply", p.ply).field("positions", p.positions).field("must_pass", p.must_pass);
+    j.field("won", p.won).field("draws", p.draws).end_object();
+  }
+  j.end_array();
+  j.key("totals").begin_object();
+  j.field("positions", r.total(&PlyCounts::positions)).field("must_pass", r.total(&PlyCounts::must_pass));
+  j.field("won", r.total(&PlyCounts::won)).field("draws", r.total(&PlyCounts::draws)).end_object();
+  j.field("seconds", rep.seconds).field("peak_table_mb", r.peak_table_mb);
+  if (r.first_draw_ply >= 0) {
+    j.key("counterexample").begin_object().field("ply", r.first_draw_ply).field("position", rep.draw_position);
+    j.field("record", rep.record).field("record_replayed", rep.record_checked).end_object();
+  }
+  j.end_object();
+}
+
+void write_crosscut_json(JsonWriter& j, const CrosscutFreeResult& r) {
+  j.key("crosscut_free").begin_object();
+  j.field("complete", r.complete).field("lemma_pruning", r.lemma).field("won_pruning", r.prune_won);
+  j.field("full_board_skip", r.full_board_skip).field("frontier_merging", r.memo);
+  j.field("nodes", r.nodes).field("boards_checked", r.leaves).field("both_stuck", r.stuck);
+  j.field("memo_hits", r.memo_hits).field("memo_entries", r.memo_entries);
+  j.field("counterexamples", r.counterexamples).field("tasks", r.tasks).field("tasks_done", r.tasks_done);
+  j.field("seconds", r.seconds);
+  j.key("examples").begin_array();
+  for (auto [b, w] : r.examples) j.value(position_text(r.n, b, w, Black));
+  j.end_array();
+  j.end_object();
+}
+
+void print_reachable(std::ostream& out, const NodrawConfig& cfg, const ReachableReport& rep) {
+  const ReachableResult& r = rep.res;
+  const int n = cfg.size;
+  out << "Reachable positions on " << n << "x" << n
+      << " (per ply: placements and passes; distinct up to the 4 colour-preserving symmetries)\n";
+  out << "   ply    positions    must-pass          won   draws\n";
+  for (const PlyCounts& p : r.plies)
+    out << std::setw(6) << p.ply << std::setw(13) << p.positions << std::setw(13) << p.must_pass << std::setw(13)
+        << p.won << std::setw(8) << p.draws << "\n";
+  out << " total" << std::setw(13) << r.total(&PlyCounts::positions) << std::setw(13)
+      << r.total(&PlyCounts::must_pass) << std::setw(13) << r.total(&PlyCounts::won) << std::setw(8)
+      << r.total(&PlyCounts::draws) << "\n";
+  out << std::fixed << std::setprecision(2) << "time " << rep.seconds << " s, state tables at most "
+      << r.peak_table_mb << " MB\n";
+  if (!r.complete) out << "INCOMPLETE: " << r.stopped << "\n";
+  if (r.first_draw_ply >= 0) {
+    out << "COUNTEREXAMPLE: a reachable draw at ply " << r.first_draw_ply << " (" << rep.draw_position
+        << "): neither side has a legal placement and nobody has won\n";
+    const PositionText t = parse_position(rep.draw_position);
+    out << render_board(n, t.cells);
+    out << "game record: " << (rep.record.empty() ? "(not found)" : rep.record)
+        << (rep.record_checked ? "  (replayed and checked by the game referee)" : "") << "\n";
+  } else if (r.complete) {
+    out << "No reachable draw: in every reachable position without a winner some player can place a stone.\n";
+  }
+}
+
+void print_crosscut(std::ostream& out, const NodrawConfig& cfg, const CrosscutFreeResult& r) {
+  const int n = cfg.size;
+  out << "Crosscut-free boards on " << n << "x" << n << " (any stones, reachable or not)\n";
+  out << "  pruning: crosscuts" << (r.lemma ? ", empty points that are not crosscut points for both colours" : "")
+      << (r.prune_won ? ", boards with a White chain across the decided rows" : "")
+      << (r.full_board_skip ? ", boards left with no room for an empty point" : "")
+      << (r.memo ? ", partial boards with the frontier of one already expanded" : "") << "\n";
+  out << "  nodes " << r.nodes << " (" << r.memo_hits << " more merged), whole boards checked " << r.leaves << ", both colours stuck " << r.stuck
+      << ", of those without a winner " << r.counterexamples << "\n";
+  out << std::fixed << std::setprecision(2) << "  time " << r.seconds << " s\n";
+  if (!r.complete)
+    out << "INCOMPLETE: stopped after " << r.tasks_done << " of " << r.tasks << " top-level tasks (two-row prefixes)\n";
+  for (auto [b, w] : r.examples) {
+    out << "COUNTEREXAMPLE (" << position_text(n, b, w, Black)
+        << "): neither colour has a legal placement and nobody has a winning chain\n"
+        << diagram_of(n, b, w)
+        << "game record: none searched for; this search covers boards whether or not a game can reach them "
+           "(the reachable census finds reachable ones)\n";
+  }
+  if (r.complete && r.counterexamples == 0)
+    out << (r.prune_won ? "No crosscut-free board leaves both colours without a legal placement while nobody has won.\n"
+                        : "Every crosscut-free board where both colours are stuck was counted, won or not; none is "
+                          "without a winner.\n");
+}
+
+}  // namespace
+
+int cmd_verify_nodraw(const Args& args) {
+  po::options_description opts("verify-nodraw options");
+  NodrawConfig cfg;
+  cfg.command = command_line("verify-nodraw", args);
+  opts.add_options()
+    ("size,s", po::value<int>(&cfg.size)->required(), "board size: 3 to 5 for the reachable census, 3 to 7 for the crosscut-free search")
+    ("mode,m", po::value<std::string>(&cfg.mode)->default_value("both"),
+     "reachable, crosscut-free, or both (both runs the census only on sizes it supports)")
+    ("max-ply", po::value<int>(&cfg.max_ply)->default_value(-1), "reachable: stop after this ply (the run is then incomplete)")
+    ("max-mb", po::value<double>(&cfg.max_mb)->default_value(0), "reachable: stop cleanly rather than let the state tables pass this many MB")
+    ("max-seconds", po::value<double>(&cfg.max_seconds)->default_value(0), "crosscut-free: stop after this many seconds")
+    ("threads,t", po::value<int>(&cfg.threads)->default_value(2), "worker threads")
+    ("no-lemma", po::bool_switch(&cfg.no_lemma), "crosscut-free: do not prune with the double-crosscut fact (for cross-checks; slow)")
+    ("no-full-board-skip", po::bool_switch(&cfg.no_full_skip), "crosscut-free: check full boards too (for cross-checks)")
+    ("no-merge", po::bool_switch(&cfg.no_memo), "crosscut-free: do not merge partial boards with equal frontiers (for cross-checks; slow)")
+    ("count-stuck", po::bool_switch(&cfg.count_stuck), "crosscut-free: do not prune won boards; count every board where both colours are stuck")
+    ("json", po::bool_switch(&cfg.json), "print JSON")
+    ("out,o", po::value<std::string>(&cfg.out), "also write the JSON report to this file (atomically)")
+    ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
+  po::variables_map vm;
+  if (parse_command_line("verify-nodraw", "--size N [--mode reachable|crosscut-free|both] [--json] [--out FILE]", args,
+                         opts, vm))
+    return 0;
+  const bool want_reach = cfg.mode == "reachable" || cfg.mode == "both";
+  const bool want_cf = cfg.mode == "crosscut-free" || cfg.mode == "both";
+  if (!want_reach && !want_cf) throw UsageError("--mode must be reachable, crosscut-free or both, not '" + cfg.mode + "'");
+  const int n = cfg.size;
+  if (n < kMinSize || n > kMaxCrosscutFreeSize || (cfg.mode == "reachable" && n > kMaxReachableSize))
+    throw UsageError("--size " + std::to_string(n) + " is out of range: the reachable census runs on 3x3 to " +
+                     std::to_string(kMaxReachableSize) + "x" + std::to_string(kMaxReachableSize) +
+                     " and the crosscut-free search on 3x3 to " + std::to_string(kMaxCrosscutFreeSize) + "x" +
+                     std::to_string(kMaxCrosscutFreeSize));
+  if (cfg.threads < 1 || cfg.threads > 1024) throw UsageError("--threads must be from 1 to 1024");
+  if (cfg.max_ply < -1) throw UsageError("--max-ply must be 0 or more");
+  if (cfg.max_mb < 0 || cfg.max_seconds < 0) throw UsageError("--max-mb and --max-seconds must not be negative");
+  const bool do_reach = want_reach && n <= kMaxReachableSize;
+  oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, cfg.threads);
+  install_stop_handler();
+
+  ReachableReport reach;
+  CrosscutFreeResult cf;
+  if (do_reach) reach = run_reachable(cfg);
+  if (want_cf) cf = run_crosscut_free(cfg);
+
+  std::ostringstream js;
+  {
+    JsonWriter j(js);
+    j.begin_object().field("check", "no-draw").field("game", "konobi").field("size", n);
+    j.field("program", std::string("konobi ") + KONOBI_VERSION).field("commit", KONOBI_COMMIT);
+    j.field("command", cfg.command).field("date", now_utc()).field("threads", cfg.threads);
+    if (do_reach) write_reachable_json(j, reach);
+    if (want_cf) write_crosscut_json(j, cf);
+    j.field("peak_rss_mb", peak_rss_mb());
+    const bool counter = (do_reach && reach.res.first_draw_ply >= 0) || (want_cf && cf.counterexamples > 0);
+    const bool complete = (!do_reach || reach.res.complete) && (!want_cf || cf.complete);
+    j.field("verdict", counter ? "counterexample" : complete ? "holds" : "incomplete");
+    j.end_object().finish();
+  }
+  if (!cfg.out.empty()) {
+    if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
+    write_file_atomically(cfg.out, js.str());
+  }
+  if (cfg.json) {
+    std::cout << js.str();
+  } else {
+    if (want_reach && !do_reach)
+      std::cout << "(the reachable census runs on 3x3 to 5x5 only; " << n << "x" << n
+                << " gets the crosscut-free search)\n\n";
+    if (do_reach) print_reachable(std::cout, cfg, reach);
+    if (do_reach && want_cf) std::cout << "\n";
+    if (want_cf) print_crosscut(std::cout, cfg, cf);
+    std::cout << std::fixed << std::setprecision(0) << "peak memory " << peak_rss_mb() << " MB\n";
+  }
+  if ((do_reach && reach.res.first_draw_ply >= 0) || (want_cf && cf.counterexamples > 0)) return 1;
+  if ((do_reach && !reach.res.complete) || (want_cf && !cf.complete)) return 3;
+  return 0;
+}
+
+}  // namespace konobi
