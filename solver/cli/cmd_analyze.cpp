@@ -6,7 +6,9 @@
 #include "command.h"
 #include "game_input.h"
 #include "progress.h"
+#include "solver/io/atomic_file.h"
 #include "solver/io/json_writer.h"
+#include "solver/io/svg.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/pv.h"
 
@@ -20,7 +22,7 @@ struct MoveValue {
   int remoteness;  // -1 unless asked for
 };
 
-int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, int threads) {
+int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, int threads, const std::string& svg) {
   const auto game = input.build<1>();
   const Position<1>& pos = game.position();
   const int n = pos.size();
@@ -77,6 +79,28 @@ int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, in
   solve_position(root, tt, opt, threads, &stop_requested());
   const std::vector<Move> pv = principal_variation(root, tt, opt.symmetry, pos.g->cells);
   const char* side = pos.to_move == Black ? "black" : "white";
+  if (!svg.empty()) {
+    // Each legal point tinted by the colour that wins after the move there,
+    // labelled W (the mover wins) or L, with the remoteness when known.
+    SvgBoard b;
+    b.n = n;
+    for (int p = 0; p < pos.g->cells; ++p) b.cells.push_back(pos.at(p));
+    b.values.resize(pos.g->cells);
+    for (const MoveValue& v : values) {
+      if (v.move < 0) continue;
+      const Color winner = v.wins ? pos.to_move : Color(1 - pos.to_move);
+      b.values[v.move].side = winner == Black ? SvgValue::Black : SvgValue::White;
+      b.values[v.move].text = std::string(v.wins ? "W" : "L") + (v.remoteness >= 0 ? std::to_string(v.remoteness) : "");
+    }
+    b.title = std::string(color_name(pos.to_move)) + " to move " + (wins ? "wins" : "loses") +
+              (remoteness ? " in " + std::to_string(best_remote) + " plies" : "");
+    b.notes.push_back("Each legal point: W the move wins, L it loses" +
+                      std::string(remoteness ? ", with the plies to the end" : "") + ".");
+    b.notes.push_back("Tint: the colour that wins after the move.");
+    if (values.size() == 1 && values[0].move == kPass) b.notes.push_back("No legal placement: the mover passes.");
+    b.notes.push_back(format_position(to_text(pos)));
+    write_file_atomically(svg, render_svg(b));
+  }
   if (json) {
     JsonWriter j(std::cout);
     j.begin_object().field("game", "konobi").field("size", n).field("position", format_position(to_text(pos)));
@@ -118,6 +142,7 @@ int cmd_analyze(const Args& args) {
   po::positional_options_description positional;
   GameInput input;
   bool remoteness = false, json = false;
+  std::string svg;
   double tt_mb = 256;
   int threads = 1;
   input.add_options(opts, positional);
@@ -125,13 +150,14 @@ int cmd_analyze(const Args& args) {
     ("remoteness,r", po::bool_switch(&remoteness), "also compute plies to the end under perfect play (alpha-beta)")
     ("tt-mb", po::value<double>(&tt_mb)->default_value(256), "transposition table size in MiB")
     ("threads,t", po::value<int>(&threads)->default_value(1), "search threads")
-    ("json", po::bool_switch(&json), "print JSON");
+    ("json", po::bool_switch(&json), "print JSON")
+    ("svg", po::value<std::string>(&svg), "also draw the analysis to this SVG file: each legal point's value");
   po::variables_map vm;
-  if (parse_command_line("analyze", "[--size N | --position P] [MOVE...] [--remoteness] [--json]", args, opts, vm, &positional))
+  if (parse_command_line("analyze", "[--size N | --position P] [MOVE...] [--remoteness] [--json] [--svg FILE]", args, opts, vm, &positional))
     return 0;
   if (input.board_size() > 8) throw UsageError("analyze searches boards up to 8x8");
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
-  return analyze(input, remoteness, json, tt_mb, threads);
+  return analyze(input, remoteness, json, tt_mb, threads, svg);
 }
 
 }  // namespace konobi

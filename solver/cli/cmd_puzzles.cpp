@@ -17,6 +17,7 @@
 #include "core/game.h"
 #include "solver/io/atomic_file.h"
 #include "solver/io/puzzle_file.h"
+#include "solver/io/svg.h"
 #include "solver/research/puzzles.h"
 
 namespace konobi {
@@ -26,7 +27,8 @@ namespace {
 struct PuzzleConfig {
   int size = 0;
   PuzzleOptions opt;
-  std::string out, from, command;
+  std::string out, from, command, svg_dir;
+  bool svg_solutions = false;
   bool json = false, quiet = false;
 };
 
@@ -65,6 +67,29 @@ void print_text(const PuzzleSet& set, std::ostream& out) {
   out << "\nPuzzles by remoteness:";
   for (const auto& [r, c] : by_r) out << "  " << r << ": " << c;
   out << "\n";
+}
+
+// One picture per puzzle, DIR/puzzle-ID.svg, written atomically.
+void write_svgs(const PuzzleSet& set, const std::string& dir, bool solutions) {
+  std::filesystem::create_directories(dir);
+  const int n = set.size;
+  for (const PuzzleEntry& p : set.puzzles) {
+    const PositionText t = parse_position(p.position);
+    SvgBoard b;
+    b.n = n;
+    b.cells = t.cells;
+    if (solutions) {
+      b.marks.assign(n * n, SvgMark::None);
+      b.marks[parse_point(n, p.solution)] = SvgMark::Solution;
+    }
+    b.title = "Puzzle " + std::to_string(p.id) + ": " + (p.to_move == "black" ? "Black" : "White") +
+              " to move and win in " + std::to_string(p.moves_to_win()) + (p.moves_to_win() == 1 ? " move" : " moves");
+    b.notes.push_back("Remoteness " + std::to_string(p.remoteness) + "; one winning move" +
+                      (solutions ? " (marked): " + p.solution : "") + ".");
+    b.notes.push_back(p.position);
+    write_file_atomically((std::filesystem::path(dir) / ("puzzle-" + std::to_string(p.id) + ".svg")).string(),
+                          render_svg(b));
+  }
 }
 
 int run_puzzles(const PuzzleConfig& cfg) {
@@ -118,6 +143,7 @@ int run_puzzles(const PuzzleConfig& cfg) {
     if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
     write_file_atomically(cfg.out, set.to_json());
   }
+  if (!cfg.svg_dir.empty()) write_svgs(set, cfg.svg_dir, cfg.svg_solutions);
   if (cfg.json) std::cout << set.to_json();
   else print_text(set, std::cout);
   if (!cfg.quiet)
@@ -136,6 +162,7 @@ int run_puzzles(const PuzzleConfig& cfg) {
 
 int show_collection(const PuzzleConfig& cfg) {
   const PuzzleSet set = PuzzleSet::from_json(read_file(cfg.from), cfg.from);
+  if (!cfg.svg_dir.empty()) write_svgs(set, cfg.svg_dir, cfg.svg_solutions);
   if (cfg.json) std::cout << set.to_json();
   else print_text(set, std::cout);
   return 0;
@@ -165,9 +192,11 @@ int cmd_puzzles(const Args& args) {
     ("out,o", po::value<std::string>(&cfg.out), "also write the collection to this JSON file (atomically)")
     ("from", po::value<std::string>(&cfg.from), "show a collection written before instead of mining")
     ("json", po::bool_switch(&cfg.json), "print JSON instead of text")
+    ("svg-dir", po::value<std::string>(&cfg.svg_dir), "also draw each puzzle to DIR/puzzle-ID.svg")
+    ("svg-solutions", po::bool_switch(&cfg.svg_solutions), "mark the solution in those pictures")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
   po::variables_map vm;
-  if (parse_command_line("puzzles", "--size N [--count K] [--seed S] [--out FILE] | --from FILE", args, opts, vm))
+  if (parse_command_line("puzzles", "--size N [--count K] [--seed S] [--out FILE] | --from FILE  [--svg-dir DIR]", args, opts, vm))
     return 0;
   if (!cfg.from.empty()) return show_collection(cfg);
   if (cfg.size == 0) throw UsageError("give the board size with --size N (or a collection with --from FILE)");

@@ -5,7 +5,9 @@
 #include "command.h"
 #include "diagram.h"
 #include "game_input.h"
+#include "solver/io/atomic_file.h"
 #include "solver/io/json_writer.h"
+#include "solver/io/svg.h"
 
 namespace konobi {
 
@@ -20,8 +22,28 @@ const char* verdict_name(PointVerdict::Kind k) {
   }
 }
 
+// The picture: stones, the last move, and the illegal empty points.
+template <int W, class G>
+std::string show_svg(const G& game, const std::vector<std::pair<int, PointVerdict>>& illegal) {
+  const Position<W>& pos = game.position();
+  const int n = pos.size();
+  SvgBoard b;
+  b.n = n;
+  for (int p = 0; p < pos.g->cells; ++p) b.cells.push_back(pos.at(p));
+  b.marks.assign(pos.g->cells, SvgMark::None);
+  for (const auto& [p, v] : illegal) b.marks[p] = v.kind == PointVerdict::Crosscut ? SvgMark::Crosscut : SvgMark::WeakIllegal;
+  if (!game.moves().empty() && game.moves().back() >= 0) b.marks[game.moves().back()] = SvgMark::LastMove;
+  b.title = "Konobi " + std::to_string(n) + "x" + std::to_string(n) + ": " +
+            (game.over() ? std::string(color_name(Color(game.winner()))) + " has won"
+                         : std::string(color_name(pos.to_move)) + " to move");
+  if (!game.moves().empty()) b.notes.push_back("Moves: " + format_record(n, game.moves()));
+  b.notes.push_back(format_position(to_text(pos)));
+  if (!illegal.empty()) b.notes.push_back("Bar: illegal by the weak-connection rule; cross: crosscut.");
+  return render_svg(b);
+}
+
 template <int W>
-int show(const GameInput& input, bool json) {
+int show(const GameInput& input, bool json, const std::string& svg) {
   const auto game = input.build<W>();
   const Position<W>& pos = game.position();
   const int n = pos.size();
@@ -29,6 +51,7 @@ int show(const GameInput& input, bool json) {
   std::vector<std::pair<int, PointVerdict>> illegal;
   if (!game.over())
     pos.empty_points().minus(legal).for_each([&](int p) { illegal.emplace_back(p, explain_point(pos, pos.to_move, p)); });
+  if (!svg.empty()) write_file_atomically(svg, show_svg<W>(game, illegal));
 
   if (json) {
     JsonWriter j(std::cout);
@@ -94,11 +117,13 @@ int cmd_show(const Args& args) {
   po::positional_options_description positional;
   GameInput input;
   bool json = false;
+  std::string svg;
   input.add_options(opts, positional);
-  opts.add_options()("json", po::bool_switch(&json), "print JSON instead of a diagram");
+  opts.add_options()("json", po::bool_switch(&json), "print JSON instead of a diagram")
+    ("svg", po::value<std::string>(&svg), "also draw the position to this SVG file: stones, the last move, illegal points");
   po::variables_map vm;
-  if (parse_command_line("show", "[--size N | --position P] [MOVE...] [--json]", args, opts, vm, &positional)) return 0;
-  return with_words(input.board_size(), [&](auto w) { return show<decltype(w)::value>(input, json); });
+  if (parse_command_line("show", "[--size N | --position P] [MOVE...] [--json] [--svg FILE]", args, opts, vm, &positional)) return 0;
+  return with_words(input.board_size(), [&](auto w) { return show<decltype(w)::value>(input, json, svg); });
 }
 
 }  // namespace konobi

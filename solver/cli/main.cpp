@@ -26,6 +26,7 @@ const Command kCommands[] = {
     {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
     {"puzzles", "find positions with exactly one winning move, graded by remoteness", cmd_puzzles},
     {"verify-nodraw", "check that some player can always move: reachable positions and crosscut-free boards", cmd_verify_nodraw},
+    {"pie", "the pie rule on the solved boards: swap decisions, losing openings, verdict", cmd_pie},
 };
 
 void print_usage(std::ostream& out) {
