@@ -29,6 +29,7 @@ int cmd_bench(const Args& args);
 int cmd_puzzles(const Args& args);
 int cmd_verify_nodraw(const Args& args);
 int cmd_pie(const Args& args);
+int cmd_paper(const Args& args);
 
 // Parses args against opts (with positional ones if given); prints help and
 // returns true when --help was asked for.

@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"puzzles", "find positions with exactly one winning move, graded by remoteness", cmd_puzzles},
     {"verify-nodraw", "check that some player can always move: reachable positions and crosscut-free boards", cmd_verify_nodraw},
     {"pie", "the pie rule on the solved boards: swap decisions, losing openings, verdict", cmd_pie},
+    {"paper", "regenerate the paper's tables and figures from results/", cmd_paper},
 };
 
 void print_usage(std::ostream& out) {

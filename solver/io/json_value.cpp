@@ -137,6 +137,10 @@ const std::vector<JsonValue>& JsonValue::array() const {
   if (type_ != Type::Array) throw JsonError("expected an array");
   return array_;
 }
+const std::map<std::string, JsonValue>& JsonValue::object() const {
+  if (type_ != Type::Object) throw JsonError("expected an object");
+  return object_;
+}
 const std::string& JsonValue::str() const {
   if (type_ != Type::String) throw JsonError("expected a string");
   return string_;

@@ -28,6 +28,7 @@ class JsonValue {
   // Typed access; a wrong type or a missing key throws JsonError naming it.
   const JsonValue& operator[](const std::string& key) const;
   const std::vector<JsonValue>& array() const;
+  const std::map<std::string, JsonValue>& object() const;  // keys in sorted order
   const std::string& str() const;
   double number() const;
   long long integer() const;
