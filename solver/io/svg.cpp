@@ -43,7 +43,10 @@ std::string render_svg(const SvgBoard& b) {
   const int top = b.title.empty() ? 0 : kTitle;
   const int x0 = kLabel + kBand, y0 = top + kLabel + kBand;  // corner of the board area
   const int side = n * kCell;
-  const int width = std::max(2 * x0 + side, 320);
+  // Wide enough for the title and the notes (about 7 and 9 pixels a character).
+  size_t longest = 0;
+  for (const std::string& line : b.notes) longest = std::max(longest, line.size());
+  const int width = std::max({2 * x0 + side, 320, 16 + 7 * int(longest), 16 + 9 * int(b.title.size())});
   const int left = (width - (2 * x0 + side)) / 2;  // centres a small board under a wide title
   const int bx = left + x0;
   const int height = y0 + side + kBand + kLabel + int(b.notes.size()) * kNote + (b.notes.empty() ? 0 : 8);
