@@ -173,13 +173,13 @@ std::string map_text(const PieReport& rep) {
   const int n = rep.size;
   std::ostringstream s;
   s << "     ";
-  for (int c = 0; c < n; ++c) s << char('a' + c) << ' ';
+  for (int c = 0; c < n; ++c) s << ' ' << char('a' + c);
   s << "\n";
   for (int r = n - 1; r >= 0; --r) {
-    s << (r + 1 < 10 ? "   " : "  ") << r + 1 << "  ";
+    s << (r + 1 < 10 ? "   " : "  ") << r + 1 << " ";
     for (int c = 0; c < n; ++c) {
       const PieOpening& o = rep.openings[r * n + c];
-      s << (!o.solved ? '?' : o.winner == "black" ? 'B' : 'W') << ' ';
+      s << ' ' << (!o.solved ? '?' : o.winner == "black" ? 'B' : 'W');
     }
     s << "\n";
   }
