@@ -137,63 +137,73 @@ struct Generator {
     return s.str();
   }
 
-  static void flatten(const JsonValue& v, const std::string& prefix, std::map<std::string, std::string>& out) {
-    for (const auto& [k, x] : v.object()) {
-      if (prefix.empty() && (k == "schema" || k == "provenance" || k == "game")) continue;
-      const std::string name = prefix.empty() ? k : prefix + "." + k;
-      switch (x.type()) {
-        case JsonValue::Type::Object: flatten(x, name, out); break;
-        case JsonValue::Type::Bool: out[name] = x.boolean() ? "yes" : "no"; break;
-        case JsonValue::Type::Number: {
-          const double d = x.number();
-          out[name] = d == double((long long)d) ? std::to_string((long long)d) : fmt("%.6g", d);
-          break;
-        }
-        case JsonValue::Type::String: out[name] = x.str(); break;
-        case JsonValue::Type::Null: out[name] = "null"; break;
-        default: break;  // arrays are left out
+  // The text of the field at a dotted path ("reachable.totals.draws"), "" when absent.
+  static std::string field(const JsonValue& v, const std::string& path) {
+    const JsonValue* x = &v;
+    size_t from = 0;
+    for (;;) {
+      const size_t dot = path.find('.', from);
+      const std::string key = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+      if (!x->has(key)) return "";
+      x = &(*x)[key];
+      if (dot == std::string::npos) break;
+      from = dot + 1;
+    }
+    switch (x->type()) {
+      case JsonValue::Type::Bool: return x->boolean() ? "yes" : "no";
+      case JsonValue::Type::Number: {
+        const double d = x->number();
+        return d == double((long long)d) ? std::to_string((long long)d) : fmt("%.3g", d);
       }
+      case JsonValue::Type::String: return x->str();
+      default: return "";
     }
   }
 
   std::string nodraw() const {
-    std::vector<std::pair<std::string, std::map<std::string, std::string>>> rows;
-    std::vector<std::string> columns;
+    struct Column {
+      const char* title;
+      const char* path;
+    };
+    const Column columns[] = {
+        {"verdict", "verdict"},
+        {"census: positions", "reachable.totals.positions"},
+        {"census: complete", "reachable.complete"},
+        {"census: draws", "reachable.totals.draws"},
+        {"census: must pass", "reachable.totals.must_pass"},
+        {"census: note", "reachable.stopped"},
+        {"crosscut-free: whole boards checked and stuck for both", "crosscut_free.both_stuck"},
+        {"crosscut-free: counterexamples", "crosscut_free.counterexamples"},
+        {"crosscut-free: complete", "crosscut_free.complete"},
+    };
+    std::ostringstream rows;
     for (int n = 3; n <= 19; ++n) {
       const fs::path p = fs::path(dir) / ("nodraw-" + nxn(n) + ".json");
       if (!fs::exists(p)) continue;
-      std::map<std::string, std::string> fields;
+      JsonValue v;
       try {
-        flatten(JsonValue::parse(read_file(p.string())), "", fields);
+        v = JsonValue::parse(read_file(p.string()));
       } catch (const JsonError& e) {
         throw std::runtime_error(p.string() + " is not valid JSON: " + e.what());
       }
-      for (const auto& kv : fields)
-        if (std::find(columns.begin(), columns.end(), kv.first) == columns.end()) columns.push_back(kv.first);
-      rows.emplace_back(nxn(n), fields);
-    }
-    if (rows.empty()) return none("no-draw results (`results/nodraw-NxN.json`, written by `konobi verify-nodraw`)");
-    auto cell = [](std::string v) {
-      std::string o;
-      for (char c : v) o += c == '|' ? std::string("\\|") : std::string(1, c);
-      return o;
-    };
-    std::ostringstream s;
-    s << "\nEach row is one `results/nodraw-NxN.json`, with every field it records (nested ones as "
-         "`outer.inner`; lists left out); see `docs/NODRAW.md` for their meaning.\n\n| board |";
-    for (const auto& c : columns) s << ' ' << cell(c) << " |";
-    s << "\n| --- |";
-    for (size_t i = 0; i < columns.size(); ++i) s << " --- |";
-    s << "\n";
-    for (const auto& [name, fields] : rows) {
-      s << "| " << name << " |";
-      for (const auto& c : columns) {
-        auto it = fields.find(c);
-        s << ' ' << (it == fields.end() ? "" : cell(it->second)) << " |";
+      rows << "| " << nxn(n) << " |";
+      for (const Column& c : columns) {
+        const std::string text = field(v, c.path);
+        rows << ' ' << (text.empty() ? "-" : text) << " |";
       }
-      s << "\n";
+      rows << "\n";
     }
-    s << "\n";
+    if (rows.str().empty())
+      return none("no-draw results (`results/nodraw-NxN.json`, written by `konobi verify-nodraw`)");
+    std::ostringstream s;
+    s << "\nOne row per `results/nodraw-NxN.json` (`konobi verify-nodraw`; the fields are explained in "
+         "`docs/NODRAW.md`). The census explores every reachable position up to symmetry; the crosscut-free "
+         "search covers every crosscut-free board, reachable or not. \"-\" where a file has no such field "
+         "(that check was not run for the size).\n\n| board |";
+    for (const Column& c : columns) s << ' ' << c.title << " |";
+    s << "\n| --- |";
+    for (size_t i = 0; i < std::size(columns); ++i) s << " --- |";
+    s << "\n" << rows.str() << "\n";
     return s.str();
   }
 
