@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gonnect.h"
 #include "konobi.h"
 #include "notation.h"
 
@@ -17,45 +18,30 @@ struct RuleError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-template <int W>
-std::string explain_illegal(const Position<W>& pos, int p) {
-  const int n = pos.size();
-  const std::string who = color_name(pos.to_move);
-  const PointVerdict v = explain_point(pos, pos.to_move, p);
-  switch (v.kind) {
-    case PointVerdict::Occupied:
-      return point_name(n, p) + " is occupied";
-    case PointVerdict::Crosscut:
-      return point_name(n, p) + " would form a crosscut";
-    case PointVerdict::WeakConnection:
-      return point_name(n, p) + " would weakly connect to " + point_name(n, v.stone) + " while " +
-             point_name(n, v.alternative) + " is a strong connection to " + point_name(n, v.stone) +
-             " with no weak connection (weak-connection rule)";
-    case PointVerdict::Legal:
-      break;
-  }
-  return point_name(n, p) + " is legal for " + who;
-}
-
 template <class Rules, int W>
 class Game {
  public:
-  explicit Game(const Position<W>& start) : positions_{start} { detect_finished_start(); }
-  static Game new_game(int n) {
-    Position<W> p = Position<W>::empty(Geometry<W>::get(n));
-    return Game(p);
+  using State = typename Rules::template State<W>;
+  using Variant = typename Rules::Variant;
+
+  explicit Game(const State& start) : states_{start} { detect_finished_start(); }
+  static Game new_game(int n, const Variant& v = {}) {
+    return Game(Rules::start(Position<W>::empty(Rules::template geometry<W>(n, v)), v));
   }
 
-  const Position<W>& position() const { return positions_.back(); }
+  const State& state() const { return states_.back(); }
+  const Position<W>& position() const { return Rules::board(state()); }
   const std::vector<Move>& moves() const { return moves_; }
-  const std::vector<Position<W>>& positions() const { return positions_; }
+  const std::vector<State>& states() const { return states_; }
   bool over() const { return winner_ >= 0; }
   int winner() const { return winner_; }  // -1 while the game goes on
+  // True when the game ended because the loser had no legal move (Gonnect).
+  bool ended_without_move() const { return no_move_loss_; }
   // True after a swap: the player who moved first now holds White.
   bool swapped() const { return swapped_; }
 
-  Bitboard<W> placements() const { return over() ? Bitboard<W>() : Rules::placements(position()); }
-  bool must_pass() const { return !over() && placements().none(); }
+  Bitboard<W> placements() const { return over() ? Bitboard<W>() : Rules::placements(state()); }
+  bool must_pass() const { return Rules::can_pass && !over() && placements().none(); }
 
   // All legal moves: placements, then swap if open, or pass when forced.
   std::vector<Move> legal_moves() const {
@@ -64,7 +50,7 @@ class Game {
     const Bitboard<W> pl = placements();
     pl.for_each([&](int p) { out.push_back(p); });
     if (position().swap_available) out.push_back(kSwap);
-    if (pl.none()) out.push_back(kPass);
+    if (Rules::can_pass && pl.none()) out.push_back(kPass);
     return out;
   }
 
@@ -75,31 +61,34 @@ class Game {
     if (m == kSwap)
       return pos.swap_available ? "" : "swap is only allowed on White's first turn, right after Black's first stone";
     const Bitboard<W> pl = placements();
-    if (m == kPass)
+    if (m == kPass) {
+      if (!Rules::can_pass) return std::string("pass is not allowed in ") + Rules::name;
       return pl.none() ? ""
                        : std::string("pass is not allowed: ") + color_name(pos.to_move) + " has " +
                              std::to_string(pl.count()) + " legal placement" + (pl.count() == 1 ? "" : "s");
+    }
     if (m < 0 || m >= pos.g->cells) return "move is off the board";
     if (pl.test(m)) return "";
-    return explain_illegal(pos, m) + ", so " + color_name(pos.to_move) + " may not play there";
+    return Rules::explain_illegal(state(), m) + ", so " + color_name(pos.to_move) + " may not play there";
   }
 
   void play(Move m) {
     if (std::string why = why_illegal(m); !why.empty()) throw RuleError(why);
-    Position<W> next = position();
+    State next = state();
     if (m == kSwap) {
-      next.swap();
+      Rules::swap(next);
       swapped_ = true;
     } else if (m == kPass) {
-      next.pass();
+      Rules::pass(next);
     } else {
       const bool wins = Rules::wins_by(next, m);
-      const Color mover = next.to_move;
+      const Color mover = Rules::board(next).to_move;
       Rules::play(next, m);
       if (wins) winner_ = mover;
     }
-    positions_.push_back(next);
+    states_.push_back(next);
     moves_.push_back(m);
+    detect_no_move();
   }
 
   // Plays a whole record, naming the move that fails.
@@ -116,22 +105,36 @@ class Game {
 
  private:
   void detect_finished_start() {
-    const Position<W>& p = positions_.back();
+    const State& s = states_.back();
+    const Color tm = Rules::board(s).to_move;
     // A diagram may show a finished game; the side that just moved won.
-    if (has_winning_chain(p, other(p.to_move))) winner_ = other(p.to_move);
-    else if (has_winning_chain(p, p.to_move)) winner_ = p.to_move;
+    if (Rules::has_winning_chain(s, other(tm))) winner_ = other(tm);
+    else if (Rules::has_winning_chain(s, tm)) winner_ = tm;
+    detect_no_move();
+  }
+  // Without passing, a player with no legal move (the swap counts) loses.
+  void detect_no_move() {
+    if constexpr (!Rules::can_pass) {
+      const Position<W>& pos = position();
+      if (!over() && !pos.swap_available && Rules::placements(state()).none()) {
+        winner_ = other(pos.to_move);
+        no_move_loss_ = true;
+      }
+    }
   }
 
-  std::vector<Position<W>> positions_;
+  std::vector<State> states_;
   std::vector<Move> moves_;
   int winner_ = -1;
   bool swapped_ = false;
+  bool no_move_loss_ = false;
 };
 
-// A Position from its text form (see notation.h).
+// A Position from its text form (see notation.h), keyed with geometry g
+// (Geometry<W>::get(t.n) unless given).
 template <int W>
-Position<W> from_text(const PositionText& t) {
-  Position<W> pos = Position<W>::empty(Geometry<W>::get(t.n));
+Position<W> from_text(const PositionText& t, const Geometry<W>* g = nullptr) {
+  Position<W> pos = Position<W>::empty(g ? *g : Geometry<W>::get(t.n));
   for (int p = 0; p < t.n * t.n; ++p)
     if (t.cells[p] >= 0) pos.toggle_stone(Color(t.cells[p]), p);
   pos.to_move = t.to_move;

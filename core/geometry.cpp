@@ -19,7 +19,7 @@ uint64_t key_for(int n, int what, int color, int point) {
 }  // namespace
 
 template <int W>
-Geometry<W>::Geometry(int size) : n(size), cells(size * size) {
+Geometry<W>::Geometry(int size, bool transposes_swap) : n(size), cells(size * size), transposes_swap_colors(transposes_swap) {
   if (size < kMinSize || size > kMaxSize || words_for_size(size) != W)
     throw std::invalid_argument("board size " + std::to_string(size) + " is not supported");
   for (int p = 0; p < cells; ++p) {
@@ -46,19 +46,20 @@ Geometry<W>::Geometry(int size) : n(size), cells(size * size) {
       const int q = y * n + x;
       sym[s][p] = int16_t(q);
       for (int c = 0; c < 2; ++c)
-        zob[c][p][s] = base[sym_swaps_colors(s) ? c ^ 1 : c][q];
+        zob[c][p][s] = base[swaps_colors(s) ? c ^ 1 : c][q];
     }
   }
 }
 
 template <int W>
-const Geometry<W>& Geometry<W>::get(int size) {
-  static std::unique_ptr<Geometry> table[kMaxSize + 1];
-  static std::once_flag once[kMaxSize + 1];
+const Geometry<W>& Geometry<W>::get(int size, bool transposes_swap) {
+  static std::unique_ptr<Geometry> table[2][kMaxSize + 1];
+  static std::once_flag once[2][kMaxSize + 1];
   if (size < kMinSize || size > kMaxSize || words_for_size(size) != W)
     throw std::invalid_argument("board size " + std::to_string(size) + " is not supported");
-  std::call_once(once[size], [&] { table[size] = std::make_unique<Geometry>(size); });
-  return *table[size];
+  const int t = transposes_swap ? 1 : 0;
+  std::call_once(once[t][size], [&] { table[t][size] = std::make_unique<Geometry>(size, transposes_swap); });
+  return *table[t][size];
 }
 
 template struct Geometry<1>;

@@ -13,8 +13,11 @@
 namespace konobi {
 
 // Symmetry s: bit 0 mirrors columns, bit 1 mirrors rows, bit 2 then swaps
-// rows and columns. The four with bit 2 set move Black's edges onto White's,
-// so they also exchange the colours (and the side to move).
+// rows and columns. In Konobi the four with bit 2 set move Black's edges onto
+// White's, so they also exchange the colours (and the side to move). In
+// Gonnect, where either pair of edges wins for either colour, a transpose
+// keeps the colours; that game uses a second Geometry per size (see
+// `transposes_swap_colors` below) so that positions stay one type.
 constexpr int kSymmetries = 8;
 constexpr bool sym_swaps_colors(int s) { return (s & 4) != 0; }
 
@@ -34,9 +37,16 @@ struct Geometry {
   alignas(64) std::array<std::array<std::array<uint64_t, kSymmetries>, kMaxCells>, 2> zob{};
   uint64_t side_key = 0;  // xor-ed in when White is to move
   uint64_t swap_key = 0;  // xor-ed in while the pie swap is available
+  // Whether the transposing symmetries exchange the colours: true for Konobi
+  // (and Gonnect with one pair of edges per colour), false for Gonnect's
+  // either-pair win. Fixed per instance, so the hot key updates never branch.
+  bool transposes_swap_colors = true;
 
-  explicit Geometry(int size);
-  static const Geometry& get(int size);  // one shared instance per size
+  explicit Geometry(int size, bool transposes_swap_colors = true);
+  // One shared instance per size and colour convention.
+  static const Geometry& get(int size, bool transposes_swap_colors = true);
+
+  bool swaps_colors(int s) const { return transposes_swap_colors && sym_swaps_colors(s); }
 
   int row(int p) const { return p / n; }
   int col(int p) const { return p % n; }

@@ -14,6 +14,9 @@
 // See docs/RULES.md for the reading of the rule texts this implements.
 #pragma once
 
+#include <string>
+
+#include "notation.h"
 #include "position.h"
 
 namespace konobi {
@@ -132,6 +135,27 @@ PointVerdict explain_point(const Position<W>& pos, Color c, int p) {
   return v;  // unreachable while weak_illegal and this search agree
 }
 
+// A sentence for people on why p is or is not open to the side to move.
+template <int W>
+std::string explain_illegal(const Position<W>& pos, int p) {
+  const int n = pos.size();
+  const std::string who = color_name(pos.to_move);
+  const PointVerdict v = explain_point(pos, pos.to_move, p);
+  switch (v.kind) {
+    case PointVerdict::Occupied:
+      return point_name(n, p) + " is occupied";
+    case PointVerdict::Crosscut:
+      return point_name(n, p) + " would form a crosscut";
+    case PointVerdict::WeakConnection:
+      return point_name(n, p) + " would weakly connect to " + point_name(n, v.stone) + " while " +
+             point_name(n, v.alternative) + " is a strong connection to " + point_name(n, v.stone) +
+             " with no weak connection (weak-connection rule)";
+    case PointVerdict::Legal:
+      break;
+  }
+  return point_name(n, p) + " is legal for " + who;
+}
+
 }  // namespace konobi
 
 namespace konobi {
@@ -142,6 +166,39 @@ namespace konobi {
 struct KonobiRules {
   static constexpr const char* name = "konobi";
   static constexpr bool can_pass = true;  // a player without a placement passes
+  struct Variant {};
+  // A Konobi position alone decides everything that follows.
+  template <int W>
+  using State = Position<W>;
+
+  template <int W>
+  static State<W> start(const Position<W>& pos, const Variant&) {
+    return pos;
+  }
+  template <int W>
+  static const Geometry<W>& geometry(int n, const Variant&) {
+    return Geometry<W>::get(n);
+  }
+  template <int W>
+  static const Position<W>& board(const State<W>& s) {
+    return s;
+  }
+  template <int W>
+  static void swap(State<W>& s) {
+    s.swap();
+  }
+  template <int W>
+  static void pass(State<W>& s) {
+    s.pass();
+  }
+  template <int W>
+  static bool has_winning_chain(const State<W>& s, Color c) {
+    return konobi::has_winning_chain(s, c);
+  }
+  template <int W>
+  static std::string explain_illegal(const State<W>& s, int p) {
+    return konobi::explain_illegal(s, p);
+  }
   template <int W>
   static Bitboard<W> placements(const Position<W>& pos) {
     return konobi_legal_placements(pos);

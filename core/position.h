@@ -60,7 +60,7 @@ struct Position {
   uint64_t canonical_key() const {
     uint64_t best = ~uint64_t{0};
     for (int s = 0; s < kSymmetries; ++s) {
-      const bool white_moves = (to_move == White) != sym_swaps_colors(s);
+      const bool white_moves = (to_move == White) != g->swaps_colors(s);
       best = std::min(best, keys[s] ^ (white_moves ? g->side_key : 0));
     }
     return best ^ (swap_available ? g->swap_key : 0);
@@ -109,9 +109,9 @@ struct Position {
     Position r = empty(*g);
     for (int c = 0; c < 2; ++c)
       stones[c].for_each([&](int p) {
-        r.toggle_stone(sym_swaps_colors(s) ? other(Color(c)) : Color(c), g->sym[s][p]);
+        r.toggle_stone(g->swaps_colors(s) ? other(Color(c)) : Color(c), g->sym[s][p]);
       });
-    r.to_move = sym_swaps_colors(s) ? other(to_move) : to_move;
+    r.to_move = g->swaps_colors(s) ? other(to_move) : to_move;
     r.swap_available = swap_available;
     return r;
   }
@@ -120,6 +120,15 @@ struct Position {
     return g == o.g && stones[0] == o.stones[0] && stones[1] == o.stones[1] &&
            to_move == o.to_move && swap_available == o.swap_available;
   }
+};
+
+// The board word count of a game state type, so that templates over a game's
+// state can name the board type without being told W.
+template <class S>
+struct StateWords;
+template <int W>
+struct StateWords<Position<W>> {
+  static constexpr int value = W;
 };
 
 }  // namespace konobi

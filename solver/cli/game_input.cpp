@@ -26,3 +26,43 @@ int GameInput::board_size() const {
 }
 
 }  // namespace konobi
+
+namespace konobi {
+
+void GameChoice::add_options(po::options_description& opts, const char* dko) {
+  default_ko = dko;
+  opts.add_options()
+    ("game", po::value<std::string>(&game)->default_value("konobi"), "the game: konobi or gonnect")
+    ("ko", po::value<std::string>(&ko),
+     (std::string("gonnect: 'simple' (no recreating the board after the mover's previous move) or "
+                  "'superko' (no recreating any earlier board); default ") + dko).c_str())
+    ("edges", po::value<std::string>(&edges)->default_value("either"),
+     "gonnect: 'either' (either pair of opposite edges wins for either colour) or 'own' "
+     "(Black top-bottom, White left-right)");
+}
+
+bool GameChoice::gonnect() const {
+  if (game == "konobi") return false;
+  if (game == "gonnect") return true;
+  throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
+}
+
+GonnectVariant GameChoice::variant() const {
+  GonnectVariant v;
+  const std::string k = ko.empty() ? default_ko : ko;
+  if (k == "simple") v.ko = KoRule::Simple;
+  else if (k == "superko") v.ko = KoRule::Superko;
+  else throw UsageError("--ko must be 'simple' or 'superko', not '" + k + "'");
+  if (edges == "either") v.edges = EdgeRule::Either;
+  else if (edges == "own") v.edges = EdgeRule::Own;
+  else throw UsageError("--edges must be 'either' or 'own', not '" + edges + "'");
+  return v;
+}
+
+void GameChoice::check(const po::variables_map& vm) const {
+  if (!gonnect() && (vm.count("ko") || !vm["edges"].defaulted()))
+    throw UsageError("--ko and --edges are Gonnect options; add --game gonnect");
+  if (gonnect()) variant();
+}
+
+}  // namespace konobi
