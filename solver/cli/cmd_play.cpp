@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <random>
+#include <type_traits>
 
 #include "command.h"
 #include "diagram.h"
@@ -34,14 +35,16 @@ bool read_line(std::istream& in, std::string& line) {
   return bool(std::getline(in, line));
 }
 
-template <int W>
-int play(const GameInput& input, Player players[2], uint64_t seed, const SolverSettings& ss) {
-  auto game = input.build<W>();
+template <class Rules, int W>
+int play(const GameInput& input, const typename Rules::Variant& variant, Player players[2], uint64_t seed,
+         const SolverSettings& ss) {
+  constexpr bool gonnect = std::is_same_v<Rules, GonnectRules>;
+  auto game = input.build_game<Rules, W>(variant);
   const int n = game.position().size();
   std::mt19937_64 rng(seed);
   std::unique_ptr<SolverPlayer<W>> solver;
   if (players[0] == Player::Solver || players[1] == Player::Solver)
-    solver = std::make_unique<SolverPlayer<W>>(ss.table_mb, ss.seconds, ss.threads);
+    if constexpr (!gonnect) solver = std::make_unique<SolverPlayer<W>>(ss.table_mb, ss.seconds, ss.threads);
   bool announced_win[2] = {false, false};
   auto show = [&] {
     std::vector<char> marks(n * n, 0);
@@ -55,8 +58,14 @@ int play(const GameInput& input, Player players[2], uint64_t seed, const SolverS
   auto player_of = [&](Color c) { return players[game.swapped() ? other(c) : c]; };
   auto seat = [&](Color c) { return std::string(game.swapped() ? (c == Black ? "second player" : "first player")
                                                                : (c == Black ? "first player" : "second player")); };
-  std::cout << "Konobi " << n << "x" << n << ". Black joins top and bottom, White left and right.\n"
-            << "Type a point (like c3), 'moves' for the legal points, 'quit' to stop.\n";
+  if constexpr (gonnect)
+    std::cout << "Gonnect " << n << "x" << n << " (ko rule: " << ko_rule_name(variant.ko) << "). "
+              << (variant.edges == EdgeRule::Either ? "A chain joining either pair of opposite edges wins; "
+                                                    : "Black joins top and bottom, White left and right; ")
+              << "no passing: a player without a legal move loses.\n";
+  else
+    std::cout << "Konobi " << n << "x" << n << ". Black joins top and bottom, White left and right.\n";
+  std::cout << "Type a point (like c3), 'moves' for the legal points, 'quit' to stop.\n";
   show();
   while (!game.over()) {
     const Position<W>& pos = game.position();
@@ -71,7 +80,7 @@ int play(const GameInput& input, Player players[2], uint64_t seed, const SolverS
       if (player_of(c) == Player::Random) {
         swap = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
       } else if (player_of(c) == Player::Solver) {
-        swap = solver->should_swap(pos);
+        if constexpr (!gonnect) swap = solver->should_swap(game.state());
         if (!swap) std::cout << "White (solver) keeps White.\n";
       } else {
         while (true) {
@@ -91,7 +100,8 @@ int play(const GameInput& input, Player players[2], uint64_t seed, const SolverS
     }
     Move m;
     if (player_of(c) == Player::Solver) {
-      const MoveChoice choice = solver->choose(pos);
+      MoveChoice choice;
+      if constexpr (!gonnect) choice = solver->choose(game.state());
       m = choice.move;
       std::cout << color_name(c) << " (solver) plays " << point_name(n, m);
       const int seat_index = (c == Black) != game.swapped() ? 0 : 1;
@@ -141,8 +151,15 @@ int play(const GameInput& input, Player players[2], uint64_t seed, const SolverS
     show();
   }
   const Color w = Color(game.winner());
-  std::cout << color_name(w) << " (" << seat(w) << ") wins, joining both " << (w == Black ? "top and bottom" : "left and right")
-            << " edges.\nRecord: " << format_record(n, game.moves()) << "\n";
+  if (game.ended_without_move())
+    std::cout << color_name(other(w)) << " has no legal move and loses. " << color_name(w) << " (" << seat(w)
+              << ") wins.\n";
+  else if (gonnect)
+    std::cout << color_name(w) << " (" << seat(w) << ") wins, joining two opposite edges.\n";
+  else
+    std::cout << color_name(w) << " (" << seat(w) << ") wins, joining both "
+              << (w == Black ? "top and bottom" : "left and right") << " edges.\n";
+  std::cout << "Record: " << format_record(n, game.moves()) << "\n";
   return 0;
 }
 
@@ -152,10 +169,12 @@ int cmd_play(const Args& args) {
   po::options_description opts("play options");
   po::positional_options_description positional;
   GameInput input;
+  GameChoice choice;
   std::string black = "human", white = "human", vs;
   SolverSettings ss;
   uint64_t seed = std::random_device{}();
   input.add_options(opts, positional);
+  choice.add_options(opts, "superko");
   opts.add_options()
     ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human, random or solver")
     ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human, random or solver")
@@ -165,7 +184,7 @@ int cmd_play(const Args& args) {
     ("threads,t", po::value<int>(&ss.threads)->default_value(1), "the solver's threads")
     ("seed", po::value<uint64_t>(&seed), "seed for the random mover");
   po::variables_map vm;
-  if (parse_command_line("play", "--size N [--black human|random|solver] [--white ...|--vs solver]", args, opts, vm,
+  if (parse_command_line("play", "[--game G] --size N [--black human|random|solver] [--white ...|--vs solver]", args, opts, vm,
                          &positional))
     return 0;
   if (vm.count("vs")) {
@@ -177,7 +196,14 @@ int cmd_play(const Args& args) {
   Player players[2] = {parse_player(black, "black"), parse_player(white, "white")};
   if ((players[0] == Player::Solver || players[1] == Player::Solver) && input.board_size() > 8)
     throw UsageError("the solver plays on boards up to 8x8, like solve and analyze");
-  return with_words(input.board_size(), [&](auto w) { return play<decltype(w)::value>(input, players, seed, ss); });
+  choice.check(vm);
+  if (choice.gonnect() && (players[0] == Player::Solver || players[1] == Player::Solver))
+    throw UsageError("the solver does not play Gonnect yet");
+  return with_words(input.board_size(), [&](auto w) {
+    return choice.dispatch([&](auto rules, const auto& v) {
+      return play<decltype(rules), decltype(w)::value>(input, v, players, seed, ss);
+    });
+  });
 }
 
 }  // namespace konobi

@@ -110,19 +110,99 @@ int show(const GameInput& input, bool json, const std::string& svg) {
   return 0;
 }
 
+// Gonnect: illegal empty points are suicide or repetitions (ko, superko).
+template <int W>
+int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
+  const auto game = input.build_game<GonnectRules, W>(v);
+  const GonnectState<W>& st = game.state();
+  const Position<W>& pos = game.position();
+  const int n = pos.size();
+  const Bitboard<W> legal = game.placements();
+  const GonnectLegality<W> L = gonnect_legality(st);
+  const bool open = !game.over() || game.ended_without_move();
+  const Bitboard<W> illegal = open ? pos.empty_points().minus(legal) : Bitboard<W>();
+
+  if (json) {
+    JsonWriter j(std::cout);
+    j.begin_object();
+    j.field("game", "gonnect").field("ko_rule", ko_rule_name(v.ko)).field("edges", edge_rule_name(v.edges));
+    j.field("size", n).field("position", format_position(to_text(pos)));
+    j.field("moves", format_record(n, game.moves()));
+    j.field("to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white"));
+    j.field("swap_available", !game.over() && pos.swap_available).field("swapped", game.swapped());
+    j.key("winner");
+    game.over() ? j.value(game.winner() == Black ? "black" : "white") : j.null();
+    j.field("no_legal_move", game.ended_without_move());
+    j.key("legal").begin_array();
+    legal.for_each([&](int p) { j.value(point_name(n, p)); });
+    j.end_array();
+    j.key("illegal").begin_array();
+    illegal.for_each([&](int p) {
+      j.begin_object().field("point", point_name(n, p)).field("reason", L.suicide.test(p) ? "suicide" : v.ko == KoRule::Simple ? "ko" : "superko");
+      j.end_object();
+    });
+    j.end_array();
+    j.end_object().finish();
+    return 0;
+  }
+
+  std::vector<char> marks(pos.g->cells, 0);
+  illegal.for_each([&](int p) { marks[p] = L.suicide.test(p) ? '-' : 'k'; });
+  if (!game.moves().empty()) {
+    const Move last = game.moves().back();
+    if (last >= 0) marks[last] = pos.at(last) == Black ? 'b' : 'w';
+  }
+  std::cout << render_board(pos, marks);
+  std::cout << "Gonnect: a chain joining "
+            << (v.edges == EdgeRule::Either ? "either pair of opposite edges wins for either colour"
+                                            : "Black's top and bottom (=) or White's left and right (|) wins")
+            << "; ko rule: " << ko_rule_name(v.ko) << ".\n";
+  if (!game.moves().empty()) std::cout << "Moves: " << format_record(n, game.moves()) << "\n";
+  std::cout << "Position: " << format_position(to_text(pos)) << "\n";
+  if (game.swapped()) std::cout << "The players swapped colours: the first player now holds White.\n";
+  if (game.over()) {
+    if (game.ended_without_move())
+      std::cout << color_name(pos.to_move) << " has no legal move and loses: ";
+    std::cout << color_name(Color(game.winner())) << " has won.\n";
+    if (!game.ended_without_move()) return 0;
+  } else {
+    std::cout << color_name(pos.to_move) << " to move";
+    if (pos.swap_available) std::cout << " (may swap: pie rule)";
+    std::cout << ".\n";
+    std::cout << "Legal (" << legal.count() << "):";
+    legal.for_each([&](int p) { std::cout << ' ' << point_name(n, p); });
+    std::cout << "\n";
+  }
+  if (illegal.any()) {
+    std::cout << "Illegal empty points ('-' suicide, 'k' " << (v.ko == KoRule::Simple ? "ko" : "superko") << "):\n";
+    illegal.for_each([&](int p) { std::cout << "  " << gonnect_explain_illegal(st, p) << "\n"; });
+  }
+  return 0;
+}
+
 }  // namespace
 
 int cmd_show(const Args& args) {
   po::options_description opts("show options");
   po::positional_options_description positional;
   GameInput input;
+  GameChoice choice;
   bool json = false;
   std::string svg;
   input.add_options(opts, positional);
+  choice.add_options(opts, "superko");
   opts.add_options()("json", po::bool_switch(&json), "print JSON instead of a diagram")
     ("svg", po::value<std::string>(&svg), "also draw the position to this SVG file: stones, the last move, illegal points");
   po::variables_map vm;
-  if (parse_command_line("show", "[--size N | --position P] [MOVE...] [--json] [--svg FILE]", args, opts, vm, &positional)) return 0;
+  if (parse_command_line("show", "[--game G] [--size N | --position P] [MOVE...] [--json] [--svg FILE]", args, opts, vm,
+                         &positional))
+    return 0;
+  choice.check(vm);
+  if (choice.gonnect()) {
+    if (!svg.empty()) throw UsageError("--svg draws Konobi positions only; leave it out with --game gonnect");
+    return with_words(input.board_size(),
+                      [&](auto w) { return show_gonnect<decltype(w)::value>(input, choice.variant(), json); });
+  }
   return with_words(input.board_size(), [&](auto w) { return show<decltype(w)::value>(input, json, svg); });
 }
 
