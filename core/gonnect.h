@@ -116,6 +116,12 @@ struct GonnectLegality {
   Bitboard<W> legal;
   Bitboard<W> suicide;  // empty points where the stone's chain would have no liberty
   Bitboard<W> repeat;   // otherwise legal points barred by ko or superko
+  // Points (suicide aside, ko ignored) after which the board would be a
+  // proper subset of the board before the game's first capture, with the
+  // stone counts of a capture-free game: the only boards that can equal an
+  // earlier board of one capture-free move order and not of another. The
+  // search counts them (solver/search/game_search.h).
+  Bitboard<W> precapture_subset;
 };
 
 // The board key after the mover plays p (with its captures).
@@ -153,8 +159,16 @@ GonnectLegality<W> gonnect_legality(const GonnectState<W>& s) {
   r.suicide = E.minus(ok);
   r.legal = ok;
   if (s.captured) {
+    const Color o = other(c);
     ok.for_each([&](int p) {
-      if (s.repeats(gonnect_key_after(pos, p, gonnect_captures(pos, c, p)))) r.repeat.set(p);
+      const Bitboard<W> cap = gonnect_captures(pos, c, p);
+      if (s.repeats(gonnect_key_after(pos, p, cap))) r.repeat.set(p);
+      const Bitboard<W> mine = pos.stones[c] | Bitboard<W>::single(p), theirs = pos.stones[o].minus(cap);
+      // A capture-free board has as many black stones as white, or one more.
+      const int nb = (c == Black ? mine : theirs).count(), nw = (c == Black ? theirs : mine).count();
+      if ((nb == nw || nb == nw + 1) && mine.minus(s.precapture[c]).none() &&
+          theirs.minus(s.precapture[o]).none() && (mine != s.precapture[c] || theirs != s.precapture[o]))
+        r.precapture_subset.set(p);
     });
     r.legal = ok.minus(r.repeat);
   }

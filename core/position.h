@@ -77,7 +77,7 @@ struct Position {
     const auto& z = g->zob[to_move][p];
     uint64_t best = ~uint64_t{0};
     for (int s = 0; s < kSymmetries; ++s) {
-      const bool white_moves = (to_move == Black) != sym_swaps_colors(s);
+      const bool white_moves = (to_move == Black) != g->swaps_colors(s);
       best = std::min(best, keys[s] ^ z[s] ^ (white_moves ? g->side_key : 0));
     }
     return best ^ (swap_opens ? g->swap_key : 0);
@@ -88,7 +88,7 @@ struct Position {
   bool is_symmetric() const {
     const uint64_t self = keys[0] ^ (to_move == White ? g->side_key : 0);
     for (int s = 1; s < kSymmetries; ++s) {
-      const bool white_moves = (to_move == White) != sym_swaps_colors(s);
+      const bool white_moves = (to_move == White) != g->swaps_colors(s);
       if ((keys[s] ^ (white_moves ? g->side_key : 0)) == self) return true;
     }
     return false;

@@ -10,8 +10,10 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 
 #include "command.h"
+#include "game_input.h"
 #include "core/types.h"
 #include "core/notation.h"
 #include "progress.h"
@@ -29,6 +31,8 @@ namespace {
 
 struct SolveConfig {
   int size = 0, threads = 1;
+  GameChoice game;
+  bool strict_ghi = false;  // gonnect: the set of earlier boards in every key
   double tt_mb = 1024;
   double class_limit = 0;  // seconds per symmetry class, 0 = none
   std::string out, proof_dir, command;
@@ -38,7 +42,11 @@ struct SolveConfig {
 
 void print_table(const Results& r, std::ostream& out) {
   const int n = r.size;
-  out << "Konobi " << n << "x" << n << ": value of each Black first move, White to move, no swap\n"
+  if (r.game == "gonnect")
+    out << "Gonnect (ko rule " << r.ko_rule << ", edges " << r.edges << ") ";
+  else
+    out << "Konobi ";
+  out << n << "x" << n << ": value of each Black first move, White to move, no swap\n"
       << "(B: Black wins, so White should swap; W: White wins; ?: not proven)\n\n";
   out << "     ";
   for (int c = 0; c < n; ++c) out << char('a' + c) << ' ';
@@ -62,19 +70,42 @@ void print_table(const Results& r, std::ostream& out) {
   out << "Nodes " << r.nodes << ", " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
 }
 
-template <int W>
-int run_solve(const SolveConfig& cfg) {
-  const Geometry<W>& g = Geometry<W>::get(cfg.size);
+template <class Game, int W>
+int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& variant) {
+  using Rules = typename Game::Rules;
+  using State = typename Game::template State<W>;
+  constexpr bool gonnect = std::is_same_v<Rules, GonnectRules>;
+  const Geometry<W>& g = Rules::template geometry<W>(cfg.size, variant);
   const int n = cfg.size;
+  // The position after Black's first stone at p, White to move, no swap.
+  auto opening = [&](int p) {
+    State s = Rules::start(Position<W>::empty(g), variant);
+    Game::play(s, p);
+    if constexpr (gonnect) s.pos.swap_available = false;
+    else s.swap_available = false;
+    return s;
+  };
   Results results;
   if (cfg.resume && std::filesystem::exists(cfg.out)) {
     results = Results::from_json(read_file(cfg.out), cfg.out);
-    if (results.size != n || results.game != "konobi")
+    if (results.size != n || results.game != Rules::name)
       throw UsageError(cfg.out + " holds a " + results.game + " " + std::to_string(results.size) + "x" +
-                       std::to_string(results.size) + " solve, not konobi " + std::to_string(n) + "x" + std::to_string(n));
+                       std::to_string(results.size) + " solve, not " + Rules::name + " " + std::to_string(n) + "x" +
+                       std::to_string(n));
+    if constexpr (gonnect)
+      if (results.ko_rule != ko_rule_name(variant.ko) || results.edges != edge_rule_name(variant.edges) ||
+          results.ghi != (cfg.strict_ghi ? "strict" : "merge-before-capture"))
+        throw UsageError(cfg.out + " was solved with ko rule " + results.ko_rule + ", edges " + results.edges +
+                         ", ghi " + results.ghi + "; resume it with the same options");
     if (!cfg.quiet) std::cerr << "resuming from " << cfg.out << "\n";
   } else {
     results.size = n;
+    results.game = Rules::name;
+    if constexpr (gonnect) {
+      results.ko_rule = ko_rule_name(variant.ko);
+      results.edges = edge_rule_name(variant.edges);
+      results.ghi = cfg.strict_ghi ? "strict" : "merge-before-capture";
+    }
     for (int p = 0; p < g.cells; ++p) {
       OpeningResult o;
       o.point = point_name(n, p);
@@ -113,10 +144,7 @@ int run_solve(const SolveConfig& cfg) {
         s << "[" << n << "x" << n << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven.load() << "/"
           << classes.size() << " classes proven";
         if (const int c = current.load(); c >= 0) {
-          Position<W> pos = Position<W>::empty(g);
-          pos.place(c);
-          pos.swap_available = false;
-          const auto f = tt.probe(cfg.dfpn.symmetry ? pos.canonical_key() : pos.key());
+          const auto f = tt.probe(Game::key(opening(c), cfg.dfpn.symmetry));
           s << " | " << point_name(n, c) << " pn " << (f.pn >= kInf ? std::string("inf") : std::to_string(f.pn)) << " dn "
             << (f.dn >= kInf ? std::string("inf") : std::to_string(f.dn));
         }
@@ -129,24 +157,28 @@ int run_solve(const SolveConfig& cfg) {
 
   const double seconds_before = results.seconds;
   const unsigned long long nodes_before = results.nodes;
+  const unsigned long long hazards_before = results.ghi_hazards;
+  if constexpr (gonnect) {
+    GonnectSearch::hazards = 0;
+    GonnectSearch::merge_before_capture = !cfg.strict_ghi;
+  }
   auto save = [&] {
     results.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     results.nodes = nodes_before + exact_nodes;
+    if constexpr (gonnect) results.ghi_hazards = hazards_before + GonnectSearch::hazards.load();
     write_file_atomically(cfg.out, results.to_json());
   };
 
   for (int rep : classes) {
     if (results.openings[rep].solved) continue;
-    Position<W> pos = Position<W>::empty(g);
-    pos.place(rep);
-    pos.swap_available = false;
+    const State pos = opening(rep);
     class_stop = false;
     class_started = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     current = rep;
     const auto t0 = std::chrono::steady_clock::now();
     SolveOutcome outcome;
     try {
-      outcome = solve_position(pos, tt, cfg.dfpn, cfg.threads, &class_stop, &nodes);
+      outcome = solve_game_position<Game, W>(pos, tt, cfg.dfpn, cfg.threads, &class_stop, &nodes);
     } catch (const SearchStopped&) {
       current = -1;
       if (!stop_requested().load()) {
@@ -164,9 +196,9 @@ int run_solve(const SolveConfig& cfg) {
     const uint64_t class_nodes = outcome.nodes;
     exact_nodes += outcome.nodes;
     const Color winner = outcome.mover_wins ? White : Black;
-    std::vector<Move> pv = principal_variation(pos, tt, cfg.dfpn.symmetry, g.cells);
+    std::vector<Move> pv = game_principal_variation<Game, W>(pos, tt, cfg.dfpn.symmetry, 4 * g.cells);
     uint64_t proof_size = 0;
-    {
+    if constexpr (!gonnect) {
       ProofBuilder<W> builder(tt, cfg.dfpn);
       const Proof proof = builder.build(pos, winner);
       proof_size = proof.entries.size();
@@ -212,12 +244,17 @@ int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
   bool no_symmetry = false, no_eval = false;
+  std::string ghi = "strict";
+  cfg.game.add_options(opts, "superko");
   opts.add_options()
+    ("ghi", po::value<std::string>(&ghi)->default_value("strict"),
+     "gonnect: 'merge' (positions merge by board before the first capture, checked by a hazard count) or "
+     "'strict' (the set of earlier boards in every key); see docs/GONNECT.md")
     ("size,n", po::value<int>(&cfg.size)->required(), "board size, 3 to 8")
     ("threads,t", po::value<int>(&cfg.threads)->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
      "search threads, all working on one opening at a time")
     ("tt-mb", po::value<double>(&cfg.tt_mb)->default_value(1024), "transposition table size in MiB")
-    ("out,o", po::value<std::string>(&cfg.out), "results file (default results/konobi-NxN.json)")
+    ("out,o", po::value<std::string>(&cfg.out), "results file (default results/GAME-NxN.json)")
     ("class-limit", po::value<double>(&cfg.class_limit)->default_value(0),
      "give up on a symmetry class after this many seconds and go on (0: no limit)")
     ("resume", po::bool_switch(&cfg.resume), "continue from the results file, skipping proven openings")
@@ -226,17 +263,30 @@ int cmd_solve(const Args& args) {
     ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
   po::variables_map vm;
-  if (parse_command_line("solve", "--size N [--threads T] [--tt-mb MB] [--resume] [--proof DIR]", args, opts, vm))
+  if (parse_command_line("solve", "[--game G] --size N [--threads T] [--tt-mb MB] [--resume] [--proof DIR]", args,
+                         opts, vm))
     return 0;
+  cfg.game.check(vm);
+  const bool gonnect = cfg.game.gonnect();
+  if (gonnect && cfg.game.variant().ko != KoRule::Superko)
+    throw UsageError("solve needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever and "
+                     "the rules give no result for an endless game, so positions have no proven value");
+  if (gonnect && !cfg.proof_dir.empty())
+    throw UsageError("--proof is not available for Gonnect: a proof file lists positions by board, and a Gonnect "
+                     "position's legal moves depend on the earlier boards (superko)");
+  if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not '" + ghi + "'");
+  if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
+  cfg.strict_ghi = ghi == "strict";
   if (cfg.size < kMinSize || cfg.size > 8)
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
-  if (cfg.out.empty()) cfg.out = "results/konobi-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
+  if (cfg.out.empty()) cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
   cfg.dfpn.symmetry = !no_symmetry;
   cfg.dfpn.evaluate = !no_eval;
   cfg.command = command_line("solve", args);
   if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
-  return run_solve<1>(cfg);
+  if (gonnect) return run_solve<GonnectSearch, 1>(cfg, cfg.game.variant());
+  return run_solve<KonobiSearch, 1>(cfg, {});
 }
 
 }  // namespace konobi

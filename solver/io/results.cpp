@@ -42,6 +42,8 @@ std::string Results::to_json() const {
   JsonWriter j(out);
   j.begin_object();
   j.field("schema", kResultsSchema).field("game", game).field("size", size).field("complete", complete());
+  if (game == "gonnect")
+    j.field("ko_rule", ko_rule).field("edges", edges).field("ghi", ghi).field("ghi_hazards", ghi_hazards);
   j.key("provenance");
   write_provenance(j, provenance);
   const std::string eb = empty_board_winner();
@@ -87,6 +89,12 @@ Results Results::from_json(const std::string& text, const std::string& where) {
     Results r;
     r.game = v["game"].str();
     r.size = int(v["size"].integer());
+    if (r.game == "gonnect") {
+      r.ko_rule = v["ko_rule"].str();
+      r.edges = v["edges"].str();
+      r.ghi = v["ghi"].str();
+      r.ghi_hazards = (unsigned long long)v["ghi_hazards"].integer();
+    }
     r.provenance = read_provenance(v["provenance"]);
     r.nodes = (unsigned long long)v["nodes"].integer();
     r.seconds = v["seconds"].number();

@@ -39,6 +39,10 @@ Provenance read_provenance(const JsonValue& v);  // throws JsonError
 struct Results {
   std::string game = "konobi";
   int size = 0;
+  // Gonnect only: the rule variant and how the table met the history
+  // (docs/GONNECT.md); absent from Konobi files.
+  std::string ko_rule, edges, ghi;
+  unsigned long long ghi_hazards = 0;
   Provenance provenance;
   std::vector<OpeningResult> openings;  // every point, row by row from a1
   double seconds = 0;                   // wall time of all runs together

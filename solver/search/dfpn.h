@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "eval.h"
+#include "game_search.h"
 #include "movegen.h"
 #include "tt.h"
 
@@ -32,16 +33,19 @@ struct DfpnOptions {
 
 struct SearchStopped {};
 
-template <int W>
+// Game: the searched game (game_search.h), Konobi unless told.
+template <int W, class Game = KonobiSearch>
 class Dfpn {
  public:
+  using State = typename Game::template State<W>;
+
   Dfpn(TranspositionTable& tt, const DfpnOptions& opt, const std::atomic<bool>* stop = nullptr,
        std::atomic<uint64_t>* progress = nullptr)
       : tt_(tt), opt_(opt), stop_(stop), progress_(progress) {}
 
   // Runs until the root is proven or disproven (or the stop flag is raised,
   // which throws SearchStopped). Returns true when the side to move wins.
-  bool solve(const Position<W>& root) {
+  bool solve(const State& root) {
     const uint64_t k = key(root);
     uint32_t pn = 1, dn = 1, th_pn = 0, th_dn = 0;
     while (true) {
@@ -60,7 +64,7 @@ class Dfpn {
   }
 
   uint64_t nodes() const { return nodes_; }
-  uint64_t key(const Position<W>& p) const { return opt_.symmetry ? p.canonical_key() : p.key(); }
+  uint64_t key(const State& p) const { return Game::key(p, opt_.symmetry); }
 
  private:
   struct EvalSlot {
@@ -83,16 +87,16 @@ class Dfpn {
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
   static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
 
-  Position<W> child_position(const Position<W>& pos, int move) const {
-    Position<W> q = pos;
+  State child_position(const State& pos, int move) const {
+    State q = pos;
     if (move == kPass)
-      q.pass();
+      Game::pass(q);
     else
-      KonobiRules::play(q, move);
+      Game::play(q, move);
     return q;
   }
 
-  void mid(const Position<W>& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
+  void mid(const State& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
            uint32_t& out_dn) {
     // Threads meet near the root, where the big subtrees are: only there is
     // it worth marking positions busy and re-reading siblings that others
@@ -113,7 +117,7 @@ class Dfpn {
       if (opt_.max_nodes && nodes_ > opt_.max_nodes) throw SearchStopped{};
     }
 
-    const NodeMoves<W> nm = node_moves(pos);
+    const NodeMoves<W> nm = Game::moves(pos);
     if (nm.kind == NodeKind::WinNow || nm.kind == NodeKind::LoseNow) {
       out_pn = nm.kind == NodeKind::WinNow ? 0 : kInf;
       out_dn = nm.kind == NodeKind::WinNow ? kInf : 0;
@@ -127,12 +131,12 @@ class Dfpn {
       children[count++] = {key(child_position(pos, kPass)), 1, 1, int16_t(kPass), 0};
     } else {
       nm.moves.for_each([&](int m) {
-        children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(pos, m)};
+        children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m)};
       });
       // Moves that are images of each other under a symmetry of this
       // position lead to one table entry; counting it once keeps the
       // disproof number honest on symmetric positions (openings above all).
-      if (opt_.symmetry && pos.is_symmetric()) {
+      if (opt_.symmetry && Game::board(pos).is_symmetric()) {
         std::sort(children, children + count, [](const Child& a, const Child& b) { return a.key < b.key; });
         count = int(std::unique(children, children + count, [](const Child& a, const Child& b) { return a.key == b.key; }) -
                     children);
@@ -211,9 +215,7 @@ class Dfpn {
     }
   }
 
-  uint64_t child_key(const Position<W>& pos, int m) const {
-    return opt_.symmetry ? pos.canonical_key_after(m) : pos.key_after(m);
-  }
+  uint64_t child_key(const State& pos, int m) const { return Game::child_key(pos, m, opt_.symmetry); }
 
   static int winning_child_move(const Child* cs, int count) {
     for (int i = 0; i < count; ++i)
@@ -225,10 +227,10 @@ class Dfpn {
   // its unexpanded children would be evaluated again: a small per-thread
   // cache of evaluations avoids that without filling the shared table with
   // positions that were never searched.
-  Estimate cached_estimate(const Position<W>& parent, const Child& c) {
+  Estimate cached_estimate(const State& parent, const Child& c) {
     EvalSlot& slot = eval_slot(c.key);
     if (slot.key == c.key && slot.pn != 0) return {slot.pn, slot.dn};
-    const Estimate e = estimate(child_position(parent, c.move));
+    const Estimate e = Game::evaluate(child_position(parent, c.move));
     slot = {c.key, uint32_t(e.pn), uint32_t(e.dn)};
     return e;
   }

@@ -20,11 +20,11 @@ struct SolveOutcome {
 
 // Throws SearchStopped when `stop` is raised first. `progress` (optional)
 // receives node counts as the threads go.
-template <int W>
-SolveOutcome solve_position(const Position<W>& pos, TranspositionTable& tt, DfpnOptions opt, int threads,
-                            const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
+template <class Game, int W>
+SolveOutcome solve_game_position(const typename Game::template State<W>& pos, TranspositionTable& tt, DfpnOptions opt,
+                                 int threads, const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
   if (threads == 1) {  // on the calling thread: no task group, no polling
-    Dfpn<W> search(tt, opt, stop, progress);
+    Dfpn<W, Game> search(tt, opt, stop, progress);
     const bool wins = search.solve(pos);
     return {wins, search.nodes()};
   }
@@ -38,7 +38,7 @@ SolveOutcome solve_position(const Position<W>& pos, TranspositionTable& tt, Dfpn
       DfpnOptions o = opt;
       // Different slack per thread: their searches drift apart sooner.
       o.epsilon = opt.epsilon * (1.0 + 0.5 * t);
-      Dfpn<W> search(tt, o, &finish, progress);
+      Dfpn<W, Game> search(tt, o, &finish, progress);
       try {
         int expected = -1;
         result.compare_exchange_strong(expected, search.solve(pos) ? 1 : 0);
@@ -60,6 +60,13 @@ SolveOutcome solve_position(const Position<W>& pos, TranspositionTable& tt, Dfpn
   group.wait();
   if (result.load() < 0) throw SearchStopped{};
   return {result.load() == 1, nodes.load()};
+}
+
+// Konobi, the common case.
+template <int W>
+SolveOutcome solve_position(const Position<W>& pos, TranspositionTable& tt, DfpnOptions opt, int threads,
+                            const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
+  return solve_game_position<KonobiSearch, W>(pos, tt, opt, threads, stop, progress);
 }
 
 }  // namespace konobi

@@ -4,29 +4,33 @@
 
 #include <vector>
 
+#include "game_search.h"
 #include "movegen.h"
 #include "tt.h"
 
 namespace konobi {
 
-template <int W>
-std::vector<Move> principal_variation(Position<W> pos, const TranspositionTable& tt, bool symmetry, int max_len) {
+template <class Game, int W>
+std::vector<Move> game_principal_variation(typename Game::template State<W> pos, const TranspositionTable& tt,
+                                           bool symmetry, int max_len) {
+  using State = typename Game::template State<W>;
   std::vector<Move> pv;
   while (int(pv.size()) < max_len) {
-    const NodeMoves<W> nm = node_moves(pos);
+    const NodeMoves<W> nm = Game::moves(pos);
     if (nm.kind == NodeKind::WinNow) {
       pv.push_back(nm.win);
       break;
     }
     if (nm.kind == NodeKind::PassOnly) {
       pv.push_back(kPass);
-      pos.pass();
+      Game::pass(pos);
       continue;
     }
     if (nm.kind == NodeKind::LoseNow) {  // every move lets the opponent win at once
-      const Move any = konobi_legal_placements(pos).first();
+      const Move any = Game::Rules::placements(pos).first();
+      if (any < 0) break;  // no move at all: the mover has lost
       pv.push_back(any);
-      pos.place(any);
+      Game::play(pos, any);
       continue;
     }
     // Our winning move if the table knows one; otherwise the reply that
@@ -35,18 +39,23 @@ std::vector<Move> principal_variation(Position<W> pos, const TranspositionTable&
     int most_work = -1;
     nm.moves.for_each([&](int c) {
       if (proven >= 0) return;
-      Position<W> q = pos;
-      q.place(c);
-      const auto fc = tt.probe(symmetry ? q.canonical_key() : q.key());
+      State q = pos;
+      Game::play(q, c);
+      const auto fc = tt.probe(Game::key(q, symmetry));
       if (fc.hit && fc.dn == 0) proven = c;
       else if (int(fc.work) > most_work) most_work = fc.work, fallback = c;
     });
     const Move next = proven >= 0 ? proven : fallback;
     if (next < 0) break;
     pv.push_back(next);
-    pos.place(next);
+    Game::play(pos, next);
   }
   return pv;
+}
+
+template <int W>
+std::vector<Move> principal_variation(Position<W> pos, const TranspositionTable& tt, bool symmetry, int max_len) {
+  return game_principal_variation<KonobiSearch, W>(pos, tt, symmetry, max_len);
 }
 
 }  // namespace konobi

@@ -1,0 +1,158 @@
+// What the searches need to know about a game, as a type, so that df-pn,
+// alpha-beta and the principal variation are templates over the game rather
+// than virtual calls in their inner loops: the state searched, its moves
+// (with the exact shortcuts of movegen.h), how to play one, the table key,
+// and the evaluation that seeds proof numbers.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+
+#include "core/gonnect.h"
+#include "eval.h"
+#include "movegen.h"
+
+namespace konobi {
+
+struct KonobiSearch {
+  using Rules = KonobiRules;
+  // LoseNow: every move lets the opponent win at once (a loss in 2 plies).
+  static constexpr int kLoseNowPlies = 2;
+  // Without an immediate win, the fastest win takes 3 plies.
+  static constexpr int kFastestLaterWin = 3;
+  template <int W>
+  using State = Position<W>;
+
+  template <int W>
+  static NodeMoves<W> moves(const State<W>& s) {
+    return node_moves(s);
+  }
+  template <int W>
+  static void play(State<W>& s, int m) {
+    s.place(m);
+  }
+  template <int W>
+  static void pass(State<W>& s) {
+    s.pass();
+  }
+  template <int W>
+  static uint64_t key(const State<W>& s, bool symmetry) {
+    return symmetry ? s.canonical_key() : s.key();
+  }
+  // The key of the position after placement m, without building it.
+  template <int W>
+  static uint64_t child_key(const State<W>& s, int m, bool symmetry) {
+    return symmetry ? s.canonical_key_after(m) : s.key_after(m);
+  }
+  template <int W>
+  static Estimate evaluate(const State<W>& s) {
+    return estimate(s);
+  }
+  template <int W>
+  static const Position<W>& board(const State<W>& s) {
+    return s;
+  }
+};
+
+// Gonnect under positional superko. A state is its board, the side to move
+// and the SET of earlier boards (superko forbids exactly those; their order
+// does not matter), so the table key must tell apart states whose sets
+// differ (the graph-history interaction problem). Two regimes:
+//   - before the game's first capture, every earlier board has fewer stones
+//     than the current one, so nothing can repeat yet: the key is the board's
+//     (canonical) key, and transpositions of the placement phase merge;
+//   - after it, the key is the plain board key mixed with an order-free hash
+//     of the set of earlier boards, and symmetry reduction is off (the set
+//     would have to be mapped too).
+// Merging before the first capture is exact unless a later board could
+// equal an earlier board of one move order but not of another. Such a board
+// is a proper subset of the board before the first capture; move generation
+// counts every candidate board of that kind in `hazards`, and a solve that
+// saw none is exact (docs/GONNECT.md has the argument).
+struct GonnectSearch {
+  using Rules = GonnectRules;
+  // LoseNow: the mover has no legal move and has lost (0 plies).
+  static constexpr int kLoseNowPlies = 0;
+  // Without an immediate win, a move may leave the opponent without one.
+  static constexpr int kFastestLaterWin = 1;
+  template <int W>
+  using State = GonnectState<W>;
+
+  static inline std::atomic<uint64_t> hazards{0};
+  // false: mix the set of earlier boards into every key, before the first
+  // capture too. Exact without any condition, at the price of the
+  // transpositions of the placement phase (`solve --ghi strict`).
+  static inline std::atomic<bool> merge_before_capture{true};
+
+  template <int W>
+  static NodeMoves<W> moves(const State<W>& s) {
+    NodeMoves<W> r;
+    const GonnectLegality<W> L = gonnect_legality(s);
+    if (L.precapture_subset.any()) hazards.fetch_add(L.precapture_subset.count(), std::memory_order_relaxed);
+    if (L.legal.none()) {  // no passing: the mover loses
+      r.kind = NodeKind::LoseNow;
+      return r;
+    }
+    const Bitboard<W> wins = L.legal & gonnect_connecting_points(s.pos, s.pos.to_move, s.variant.edges);
+    if (wins.any()) {
+      r.kind = NodeKind::WinNow;
+      r.win = wins.first();
+      return r;
+    }
+    r.moves = L.legal;
+    return r;
+  }
+  template <int W>
+  static void play(State<W>& s, int m) {
+    gonnect_play(s, m);
+  }
+  template <int W>
+  static void pass(State<W>&) {}  // never: moves() has no PassOnly
+  template <int W>
+  static uint64_t key(const State<W>& s, bool symmetry) {
+    if (!s.captured && merge_before_capture.load(std::memory_order_relaxed))
+      return symmetry ? s.pos.canonical_key() : s.pos.key();
+    return s.pos.key() ^ mix_board_key(s.history_hash ^ 0x476f6e6e656374ull /* "Gonnect" */);
+  }
+  template <int W>
+  static uint64_t child_key(const State<W>& s, int m, bool symmetry) {
+    State<W> q = s;
+    gonnect_play(q, m);
+    return key(q, symmetry);
+  }
+  // eval.h's idea with Gonnect's chains: the fewest empty points each side
+  // must fill to join a pair of edges it may join (4-connected, ignoring
+  // captures and legality). Only the search's speed depends on it.
+  template <int W>
+  static Estimate evaluate(const State<W>& s) {
+    const int mine = distance(s, s.pos.to_move), theirs = distance(s, other(s.pos.to_move));
+    return {uint32_t(std::max(1, mine)), uint32_t(std::max(1, theirs))};
+  }
+  template <int W>
+  static int distance(const State<W>& s, Color c) {
+    const Geometry<W>& g = *s.pos.g;
+    const Bitboard<W>& own = s.pos.stones[c];
+    const Bitboard<W> empty = s.pos.empty_points();
+    int best = g.cells;
+    for_each_goal(g, c, s.variant.edges, [&](const Bitboard<W>& lo, const Bitboard<W>& hi) {
+      Bitboard<W> reach = flood4(g, own, lo);
+      for (int d = 0; d < best; ++d) {
+        if ((reach & hi).any()) {
+          best = d;
+          return;
+        }
+        const Bitboard<W> step = ((reach | g.orth_neighbours(reach)) | lo) & empty;
+        const Bitboard<W> next = reach | step | flood4(g, own, g.orth_neighbours(step));
+        if (next == reach) return;
+        reach = next;
+      }
+    });
+    return best;
+  }
+  template <int W>
+  static const Position<W>& board(const State<W>& s) {
+    return s.pos;
+  }
+};
+
+}  // namespace konobi
