@@ -2,6 +2,7 @@
 // every legal move, with remoteness on request and a principal variation.
 #include <iomanip>
 #include <iostream>
+#include <type_traits>
 
 #include "command.h"
 #include "game_input.h"
@@ -22,15 +23,28 @@ struct MoveValue {
   int remoteness;  // -1 unless asked for
 };
 
-int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, int threads, const std::string& svg) {
-  const auto game = input.build<1>();
+template <class Game>
+int analyze(const GameInput& input, const typename Game::Rules::Variant& variant, bool remoteness, bool json,
+            double tt_mb, int threads, const std::string& svg) {
+  using Rules = typename Game::Rules;
+  using State = typename Game::template State<1>;
+  constexpr bool gonnect = std::is_same_v<Rules, GonnectRules>;
+  const auto game = input.build_game<Rules, 1>(variant);
   const Position<1>& pos = game.position();
+  const State& state = game.state();
   const int n = pos.size();
+  auto game_fields = [&](JsonWriter& j) {
+    j.field("game", Rules::name);
+    if constexpr (gonnect) j.field("ko_rule", ko_rule_name(variant.ko)).field("edges", edge_rule_name(variant.edges));
+  };
   if (game.over()) {
     if (json) {
       JsonWriter j(std::cout);
-      j.begin_object().field("position", format_position(to_text(pos))).field("winner", game.winner() == Black ? "black" : "white").end_object().finish();
+      j.begin_object();
+      game_fields(j);
+      j.field("position", format_position(to_text(pos))).field("winner", game.winner() == Black ? "black" : "white").end_object().finish();
     } else {
+      if (game.ended_without_move()) std::cout << color_name(pos.to_move) << " has no legal move and loses: ";
       std::cout << color_name(Color(game.winner())) << " has already won.\n";
     }
     return 0;
@@ -38,24 +52,24 @@ int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, in
   TranspositionTable tt(tt_mb);
   DfpnOptions opt;
   install_stop_handler();
-  AlphaBeta<1> ab(20, &stop_requested());
+  AlphaBeta<1, Game> ab(20, &stop_requested());
   std::vector<MoveValue> values;
-  auto solve_child = [&](const Position<1>& child, Move m) {
-    MoveValue v{m, !solve_position(child, tt, opt, threads, &stop_requested()).mover_wins, -1};
+  auto solve_child = [&](const State& child, Move m) {
+    MoveValue v{m, !solve_game_position<Game, 1>(child, tt, opt, threads, &stop_requested()).mover_wins, -1};
     if (remoteness) v.remoteness = remoteness_of(ab.score(child)) + 1;
     values.push_back(v);
   };
   const Bitboard<1> legal = game.placements();
   try {
-    if (legal.none()) {
-      Position<1> q = pos;
-      q.pass();
+    if (legal.none() && Rules::can_pass) {
+      State q = state;
+      Game::pass(q);
       solve_child(q, kPass);
     }
     legal.for_each([&](int m) {
-      if (konobi_wins_by(pos, m)) return values.push_back({m, true, remoteness ? 1 : -1});
-      Position<1> q = pos;
-      q.place(m);
+      if (Rules::wins_by(state, m)) return values.push_back({m, true, remoteness ? 1 : -1});
+      State q = state;
+      Game::play(q, m);
       solve_child(q, m);
     });
   } catch (const SearchStopped&) {
@@ -74,10 +88,11 @@ int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, in
     if (a.remoteness != b.remoteness) return a.wins ? a.remoteness < b.remoteness : a.remoteness > b.remoteness;
     return a.move < b.move;
   });
-  Position<1> root = pos;
-  root.swap_available = false;
-  solve_position(root, tt, opt, threads, &stop_requested());
-  const std::vector<Move> pv = principal_variation(root, tt, opt.symmetry, pos.g->cells);
+  State root = state;
+  if constexpr (gonnect) root.pos.swap_available = false;
+  else root.swap_available = false;
+  solve_game_position<Game, 1>(root, tt, opt, threads, &stop_requested());
+  const std::vector<Move> pv = game_principal_variation<Game, 1>(root, tt, opt.symmetry, 4 * pos.g->cells);
   const char* side = pos.to_move == Black ? "black" : "white";
   if (!svg.empty()) {
     // Each legal point tinted by the colour that wins after the move there,
@@ -103,7 +118,9 @@ int analyze(const GameInput& input, bool remoteness, bool json, double tt_mb, in
   }
   if (json) {
     JsonWriter j(std::cout);
-    j.begin_object().field("game", "konobi").field("size", n).field("position", format_position(to_text(pos)));
+    j.begin_object();
+    game_fields(j);
+    j.field("size", n).field("position", format_position(to_text(pos)));
     j.field("to_move", side).field("value", wins ? "win" : "loss");
     if (remoteness) j.field("remoteness", best_remote);
     j.key("moves").begin_array();
@@ -141,11 +158,13 @@ int cmd_analyze(const Args& args) {
   po::options_description opts("analyze options");
   po::positional_options_description positional;
   GameInput input;
+  GameChoice choice;
   bool remoteness = false, json = false;
   std::string svg;
   double tt_mb = 256;
   int threads = 1;
   input.add_options(opts, positional);
+  choice.add_options(opts, "superko");
   opts.add_options()
     ("remoteness,r", po::bool_switch(&remoteness), "also compute plies to the end under perfect play (alpha-beta)")
     ("tt-mb", po::value<double>(&tt_mb)->default_value(256), "transposition table size in MiB")
@@ -153,11 +172,19 @@ int cmd_analyze(const Args& args) {
     ("json", po::bool_switch(&json), "print JSON")
     ("svg", po::value<std::string>(&svg), "also draw the analysis to this SVG file: each legal point's value");
   po::variables_map vm;
-  if (parse_command_line("analyze", "[--size N | --position P] [MOVE...] [--remoteness] [--json] [--svg FILE]", args, opts, vm, &positional))
+  if (parse_command_line("analyze", "[--game G] [--size N | --position P] [MOVE...] [--remoteness] [--json] [--svg FILE]",
+                         args, opts, vm, &positional))
     return 0;
   if (input.board_size() > 8) throw UsageError("analyze searches boards up to 8x8");
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
-  return analyze(input, remoteness, json, tt_mb, threads, svg);
+  choice.check(vm);
+  if (choice.gonnect()) {
+    if (choice.variant().ko != KoRule::Superko)
+      throw UsageError("analyze needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever "
+                       "and the rules give no result for an endless game, so positions have no proven value");
+    return analyze<GonnectSearch>(input, choice.variant(), remoteness, json, tt_mb, threads, svg);
+  }
+  return analyze<KonobiSearch>(input, {}, remoteness, json, tt_mb, threads, svg);
 }
 
 }  // namespace konobi

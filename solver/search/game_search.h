@@ -79,10 +79,10 @@ struct GonnectSearch {
   using State = GonnectState<W>;
 
   static inline std::atomic<uint64_t> hazards{0};
-  // false: mix the set of earlier boards into every key, before the first
-  // capture too. Exact without any condition, at the price of the
-  // transpositions of the placement phase (`solve --ghi strict`).
-  static inline std::atomic<bool> merge_before_capture{true};
+  // false (the default, `solve --ghi strict`): the set of earlier boards is
+  // in every key, before the first capture too; exact without condition, at
+  // the price of the placement phase's transpositions. true: `--ghi merge`.
+  static inline std::atomic<bool> merge_before_capture{false};
 
   template <int W>
   static NodeMoves<W> moves(const State<W>& s) {
