@@ -42,9 +42,9 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
   auto game = input.build_game<Rules, W>(variant);
   const int n = game.position().size();
   std::mt19937_64 rng(seed);
-  std::unique_ptr<SolverPlayer<W>> solver;
+  std::unique_ptr<SolverPlayer<W, std::conditional_t<gonnect, GonnectSearch, KonobiSearch>>> solver;
   if (players[0] == Player::Solver || players[1] == Player::Solver)
-    if constexpr (!gonnect) solver = std::make_unique<SolverPlayer<W>>(ss.table_mb, ss.seconds, ss.threads);
+    solver = std::make_unique<SolverPlayer<W, std::conditional_t<gonnect, GonnectSearch, KonobiSearch>>>(ss.table_mb, ss.seconds, ss.threads);
   bool announced_win[2] = {false, false};
   auto show = [&] {
     std::vector<char> marks(n * n, 0);
@@ -80,7 +80,7 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
       if (player_of(c) == Player::Random) {
         swap = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
       } else if (player_of(c) == Player::Solver) {
-        if constexpr (!gonnect) swap = solver->should_swap(game.state());
+        swap = solver->should_swap(game.state());
         if (!swap) std::cout << "White (solver) keeps White.\n";
       } else {
         while (true) {
@@ -100,8 +100,7 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
     }
     Move m;
     if (player_of(c) == Player::Solver) {
-      MoveChoice choice;
-      if constexpr (!gonnect) choice = solver->choose(game.state());
+      const MoveChoice choice = solver->choose(game.state());
       m = choice.move;
       std::cout << color_name(c) << " (solver) plays " << point_name(n, m);
       const int seat_index = (c == Black) != game.swapped() ? 0 : 1;
@@ -197,8 +196,10 @@ int cmd_play(const Args& args) {
   if ((players[0] == Player::Solver || players[1] == Player::Solver) && input.board_size() > 8)
     throw UsageError("the solver plays on boards up to 8x8, like solve and analyze");
   choice.check(vm);
-  if (choice.gonnect() && (players[0] == Player::Solver || players[1] == Player::Solver))
-    throw UsageError("the solver does not play Gonnect yet");
+  if (choice.gonnect() && (players[0] == Player::Solver || players[1] == Player::Solver) &&
+      choice.variant().ko != KoRule::Superko)
+    throw UsageError("the solver plays Gonnect only under --ko superko: under the simple ko rule a game can cycle for "
+                     "ever, so positions have no proven value");
   return with_words(input.board_size(), [&](auto w) {
     return choice.dispatch([&](auto rules, const auto& v) {
       return play<decltype(rules), decltype(w)::value>(input, v, players, seed, ss);

@@ -33,10 +33,17 @@ int cmd_verify_proof(const Args& args) {
   po::options_description opts("verify-proof options");
   po::positional_options_description positional;
   std::vector<std::string> files;
-  opts.add_options()("files", po::value<std::vector<std::string>>(&files)->multitoken(), "proof files to check");
+  std::string game = "konobi";
+  opts.add_options()("files", po::value<std::vector<std::string>>(&files)->multitoken(), "proof files to check")
+    ("game", po::value<std::string>(&game)->default_value("konobi"), "the game of the proofs: konobi (gonnect has no proof files)");
   positional.add("files", -1);
   po::variables_map vm;
-  if (parse_command_line("verify-proof", "FILE...", args, opts, vm, &positional)) return 0;
+  if (parse_command_line("verify-proof", "[--game G] FILE...", args, opts, vm, &positional)) return 0;
+  if (game == "gonnect")
+    throw UsageError("there are no Gonnect proof files to verify: a proof lists positions by board, while a Gonnect "
+                     "position's legal moves depend on the earlier boards (superko), so solve --game gonnect writes "
+                     "none (docs/GONNECT.md)");
+  if (game != "konobi") throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
   if (files.empty()) throw UsageError("name at least one proof file");
   int failures = 0;
   for (const std::string& f : files) {

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "eval.h"
 #include "parallel_dfpn.h"
@@ -21,39 +22,42 @@ struct MoveChoice {
   enum Knowledge { ProvenWin, ProvenLoss, Unproven } knowledge = Unproven;
 };
 
-template <int W>
+// Game: the searched game (game_search.h), Konobi unless told.
+template <int W, class Game = KonobiSearch>
 class SolverPlayer {
  public:
+  using State = typename Game::template State<W>;
+
   SolverPlayer(double table_mb, double seconds_per_move, int threads)
       : tt_(table_mb), budget_(seconds_per_move), threads_(threads) {}
 
   // For the pie rule: whether White, to move in pos, should swap.
   // Unproven in time, it keeps White.
-  bool should_swap(Position<W> pos) {
-    pos.swap_available = false;
+  bool should_swap(State pos) {
+    board(pos).swap_available = false;
     Deadline d(budget_, stop_);
     try {
-      return !solve_position(pos, tt_, opt_, threads_, &stop_).mover_wins;
+      return !solve_game_position<Game, W>(pos, tt_, opt_, threads_, &stop_).mover_wins;
     } catch (const SearchStopped&) {
       return false;
     }
   }
 
   // pos must have a legal placement.
-  MoveChoice choose(Position<W> pos) {
-    pos.swap_available = false;
-    const NodeMoves<W> nm = node_moves(pos);
+  MoveChoice choose(State pos) {
+    board(pos).swap_available = false;
+    const NodeMoves<W> nm = Game::moves(pos);
     if (nm.kind == NodeKind::WinNow) return {nm.win, MoveChoice::ProvenWin};
-    const Bitboard<W> candidates = nm.kind == NodeKind::LoseNow ? konobi_legal_placements(pos) : nm.moves;
+    const Bitboard<W> candidates = nm.kind == NodeKind::LoseNow ? Game::Rules::placements(pos) : nm.moves;
     Deadline d(budget_, stop_);
     try {
       if (nm.kind != NodeKind::LoseNow) {
         Move found = -1;
         candidates.for_each([&](int m) {
           if (found >= 0) return;
-          Position<W> q = pos;
-          q.place(m);
-          if (!solve_position(q, tt_, opt_, threads_, &stop_).mover_wins) found = m;
+          State q = pos;
+          Game::play(q, m);
+          if (!solve_game_position<Game, W>(q, tt_, opt_, threads_, &stop_).mover_wins) found = m;
         });
         if (found >= 0) return {found, MoveChoice::ProvenWin};
       }
@@ -61,9 +65,9 @@ class SolverPlayer {
       Move stubborn = candidates.first();
       int most = -1;
       candidates.for_each([&](int m) {
-        Position<W> q = pos;
-        q.place(m);
-        const auto f = tt_.probe(q.canonical_key());
+        State q = pos;
+        Game::play(q, m);
+        const auto f = tt_.probe(Game::key(q, opt_.symmetry));
         if (int(f.work) > most) most = f.work, stubborn = m;
       });
       return {stubborn, MoveChoice::ProvenLoss};
@@ -73,9 +77,9 @@ class SolverPlayer {
       Move best = candidates.first();
       int best_score = 1 << 30;
       candidates.for_each([&](int m) {
-        Position<W> q = pos;
-        q.place(m);
-        const Estimate e = estimate(q);  // from the opponent's side
+        State q = pos;
+        Game::play(q, m);
+        const Estimate e = Game::evaluate(q);  // from the opponent's side
         const int score = int(e.dn) - int(e.pn);
         if (score < best_score) best_score = score, best = m;
       });
@@ -110,6 +114,11 @@ class SolverPlayer {
     bool done_ = false;
     std::thread thread_;
   };
+
+  static Position<W>& board(State& s) {
+    if constexpr (std::is_same_v<State, Position<W>>) return s;
+    else return s.pos;
+  }
 
   TranspositionTable tt_;
   DfpnOptions opt_;
