@@ -57,13 +57,15 @@ struct KonobiSearch {
 // Gonnect under positional superko. A state is its board, the side to move
 // and the SET of earlier boards (superko forbids exactly those; their order
 // does not matter), so the table key must tell apart states whose sets
-// differ (the graph-history interaction problem). Two regimes:
-//   - before the game's first capture, every earlier board has fewer stones
-//     than the current one, so nothing can repeat yet: the key is the board's
-//     (canonical) key, and transpositions of the placement phase merge;
-//   - after it, the key is the plain board key mixed with an order-free hash
-//     of the set of earlier boards, and symmetry reduction is off (the set
-//     would have to be mapped too).
+// differ (the graph-history interaction problem). Two keys:
+//   - strict (the default): the plain board key mixed with an order-free hash
+//     of the set of earlier boards, always. Exact without condition.
+//   - merge: before the game's first capture every earlier board has fewer
+//     stones than the current one, so the current one cannot repeat: the key
+//     is the board's (canonical) key and transpositions of the placement
+//     phase merge; after it, the strict key.
+// The strict key does without symmetry: the set of earlier boards would
+// have to be mapped by the same symmetry as the board.
 // Merging before the first capture is exact unless a later board could
 // equal an earlier board of one move order but not of another. Such a board
 // is a proper subset of the board before the first capture; move generation
@@ -88,7 +90,9 @@ struct GonnectSearch {
   static NodeMoves<W> moves(const State<W>& s) {
     NodeMoves<W> r;
     const GonnectLegality<W> L = gonnect_legality(s);
-    if (L.precapture_subset.any()) hazards.fetch_add(L.precapture_subset.count(), std::memory_order_relaxed);
+    // Hazards matter only where positions merge before the first capture.
+    if (L.precapture_subset.any() && merge_before_capture.load(std::memory_order_relaxed))
+      hazards.fetch_add(L.precapture_subset.count(), std::memory_order_relaxed);
     if (L.legal.none()) {  // no passing: the mover loses
       r.kind = NodeKind::LoseNow;
       return r;
