@@ -5,15 +5,20 @@
 // them after captures, where positions repeat and history matters.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/game.h"
 #include "core/gonnect.h"
+#include "core/perft.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/pv.h"
+#include "solver/io/json_value.h"
+#include "tests/support.h"
 
 using namespace konobi;
 
@@ -153,4 +158,68 @@ TEST_CASE("gonnect solver: a principal variation ends in a win for the winner", 
     REQUIRE(g.over());
     CHECK((g.winner() == White) == mover_wins);
   }
+}
+
+// The program: every subcommand takes --game gonnect, bad options exit 2
+// with a message, and solve writes the ko rule into its results.
+TEST_CASE("gonnect cli: subcommands, clear errors and the results file", "[gonnect][cli]") {
+  using konobi_test::run_konobi;
+  struct Bad {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {{"show", "--game", "gonnect", "--ko", "bogus", "--size", "3"}, "--ko must be"},
+      {{"show", "--game", "go", "--size", "3"}, "--game must be"},
+      {{"perft", "--ko", "simple", "--size", "3", "--depth", "2"}, "add --game gonnect"},
+      {{"solve", "--game", "gonnect", "--ko", "simple", "--size", "3"}, "needs --ko superko"},
+      {{"solve", "--game", "gonnect", "--size", "3", "--proof", "/tmp/x"}, "not available for Gonnect"},
+      {{"analyze", "--game", "gonnect", "--ko", "simple", "--size", "3"}, "needs --ko superko"},
+      {{"verify-proof", "--game", "gonnect", "x.proof"}, "no Gonnect proof files"},
+      {{"show", "--game", "gonnect", "--size", "3", "b2", "pass"}, "pass is not allowed in gonnect"},
+  };
+  for (const Bad& b : bad) {
+    const auto r = run_konobi(b.args);
+    INFO(b.args[0] << " ... -> " << r.err);
+    CHECK(r.exited);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(b.says) != std::string::npos);
+  }
+
+  // perft --json agrees with the engine's perft.
+  const auto p = run_konobi({"perft", "--game", "gonnect", "--size", "3", "--depth", "5", "--json"});
+  REQUIRE(p.status == 0);
+  const JsonValue pj = JsonValue::parse(p.out);
+  CHECK(pj["game"].str() == "gonnect");
+  CHECK(pj["ko_rule"].str() == "superko");
+  GonnectVariant v;
+  const std::vector<uint64_t> want =
+      perft<GonnectRules>(GonnectRules::start(Position<1>::empty(gonnect_geometry<1>(3, v)), v), 5);
+  REQUIRE(pj["counts"].array().size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) CHECK(uint64_t(pj["counts"].array()[i].integer()) == want[i]);
+
+  // show --json names the reason of a superko ban.
+  const auto s = run_konobi({"show", "--game", "gonnect", "-p", "...../.BW../B.BW./.BW../..... b", "d5", "b3", "--json"});
+  REQUIRE(s.status == 0);
+  CHECK(s.out.find("\"superko\"") != std::string::npos);
+
+  // solve writes results/gonnect-3x3.json's schema with the ko rule named,
+  // and the values of the plain search.
+  char dir[] = "/tmp/gonnect_cli_XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  const std::string out = std::string(dir) + "/g3.json";
+  const auto r = run_konobi({"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8", "-q", "--out", out});
+  REQUIRE(r.status == 0);
+  const JsonValue j = JsonValue::parse(konobi_test::read_all(out));
+  CHECK(j["game"].str() == "gonnect");
+  CHECK(j["ko_rule"].str() == "superko");
+  CHECK(j["edges"].str() == "either");
+  CHECK(j["ghi"].str() == "strict");
+  CHECK(j["complete"].boolean());
+  for (const JsonValue& o : j["openings"].array()) {
+    const State st = opening(3, parse_point(3, o["point"].str()));
+    uint64_t budget = 50'000'000;
+    CHECK((o["winner"].str() == "white") == plain_wins(st, budget));
+  }
+  std::filesystem::remove_all(dir);
 }
