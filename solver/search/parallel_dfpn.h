@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
 #include "dfpn.h"
@@ -32,32 +33,50 @@ SolveOutcome solve_game_position(const typename Game::template State<W>& pos, Tr
   std::atomic<bool> finish{false};  // raised by the first thread done, or by `stop`
   std::atomic<int> result{-1}, running{threads};
   std::atomic<uint64_t> nodes{0};
-  oneapi::tbb::task_group group;
-  for (int t = 0; t < threads; ++t) {
-    group.run([&, t] {
-      DfpnOptions o = opt;
-      // Different slack per thread: their searches drift apart sooner.
-      o.epsilon = opt.epsilon * (1.0 + 0.5 * t);
-      Dfpn<W, Game> search(tt, o, &finish, progress);
-      try {
-        int expected = -1;
-        result.compare_exchange_strong(expected, search.solve(pos) ? 1 : 0);
-        finish.store(true);
-      } catch (const SearchStopped&) {
-      } catch (...) {
-        finish.store(true);
-        running.fetch_sub(1);
-        throw;
+  // The searches run in an arena of exactly `threads` slots, the calling
+  // thread being one of them through wait(): TBB starts one worker fewer
+  // than its concurrency, expecting the caller to join, so a caller that
+  // only polled would leave one search queued behind the others.
+  // The stop flag is relayed by a plain thread that takes no arena slot.
+  std::thread relay([&] {
+    while (running.load() > 0) {
+      if (stop && stop->load()) finish.store(true);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  oneapi::tbb::task_arena arena(threads);
+  try {
+    arena.execute([&] {
+      oneapi::tbb::task_group group;
+      for (int t = 0; t < threads; ++t) {
+        group.run([&, t] {
+          DfpnOptions o = opt;
+          // Different slack per thread: their searches drift apart sooner.
+          o.epsilon = opt.epsilon * (1.0 + 0.5 * t);
+          Dfpn<W, Game> search(tt, o, &finish, progress);
+          try {
+            int expected = -1;
+            result.compare_exchange_strong(expected, search.solve(pos) ? 1 : 0);
+            finish.store(true);
+          } catch (const SearchStopped&) {
+          } catch (...) {
+            finish.store(true);
+            running.fetch_sub(1);
+            throw;
+          }
+          nodes += search.nodes();
+          running.fetch_sub(1);
+        });
       }
-      nodes += search.nodes();
-      running.fetch_sub(1);
+      group.wait();
     });
+  } catch (...) {
+    finish.store(true);
+    running.store(0);
+    relay.join();
+    throw;
   }
-  while (running.load() > 0) {
-    if (stop && stop->load()) finish.store(true);
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  group.wait();
+  relay.join();
   if (result.load() < 0) throw SearchStopped{};
   return {result.load() == 1, nodes.load()};
 }
