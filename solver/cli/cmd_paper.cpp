@@ -253,13 +253,46 @@ struct Generator {
     return s.str();
   }
 
+  // Gonnect's solved boards, straight from results/gonnect-NxN.json.
+  std::string gonnect() const {
+    std::ostringstream s;
+    s << "\n| board | ko rule | edges | table keys | openings proven | Black's winning openings | "
+         "losing openings | second player wins under the pie rule | df-pn nodes | wall time (s) |\n"
+      << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    int found = 0;
+    for (int n = kPieMinSize; n <= kPieMaxSize; ++n) {
+      const fs::path path = fs::path(dir) / ("gonnect-" + nxn(n) + ".json");
+      if (!fs::exists(path)) continue;
+      const Results r = Results::from_json(read_file(path.string()), path.string());
+      if (r.game != "gonnect" || r.size != n)
+        throw std::runtime_error(path.string() + " does not hold Gonnect " + nxn(n) + " results");
+      ++found;
+      int solved = 0, losing = 0;
+      std::string winning;
+      for (const OpeningResult& o : r.openings) {
+        solved += o.solved;
+        if (o.solved && o.winner == "white") ++losing;
+        if (o.solved && o.winner == "black") winning += (winning.empty() ? "" : ", ") + o.point;
+      }
+      s << "| " << nxn(n) << " | " << r.ko_rule << " | " << r.edges << " | " << r.ghi << " | " << solved << " of "
+        << r.openings.size() << " | " << (winning.empty() ? "none" : winning) << " | " << losing << " | "
+        << (r.complete() ? "yes" : "not yet known") << " | " << r.nodes << " | " << fmt("%.2f", r.seconds) << " |\n";
+    }
+    if (!found) return none("Gonnect results files");
+    s << "\nValues with White to move after Black's first stone and no swap, as for Konobi. Table keys "
+         "\"strict\": every position is keyed with the set of earlier boards, so positions reached by "
+         "different histories never share an entry (docs/GONNECT.md).\n\n";
+    return s.str();
+  }
+
   std::vector<std::pair<std::string, std::function<std::string()>>> blocks() const {
     return {{"opening-maps", [this] { return opening_maps(); }},
             {"pie-table", [this] { return pie_table(); }},
             {"hardest", [this] { return hardest(); }},
             {"solve-effort", [this] { return solve_effort(); }},
             {"nodraw", [this] { return nodraw(); }},
-            {"puzzles", [this] { return puzzles(); }}};
+            {"puzzles", [this] { return puzzles(); }},
+            {"gonnect", [this] { return gonnect(); }}};
   }
 
   // Writes the figures; returns their paths.
