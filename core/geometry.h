@@ -74,6 +74,18 @@ struct Geometry {
   Bitboard<W> orth_neighbours(const Bitboard<W>& b) const {
     return at<1, 0>(b) | at<-1, 0>(b) | at<0, 1>(b) | at<0, -1>(b);
   }
+  // The stones of `stones` joined to `seed` by repeated grow() steps: the
+  // chain flood fill of both games (8-connected for Konobi, 4 for Gonnect).
+  template <class Grow>
+  Bitboard<W> flood(const Bitboard<W>& stones, Bitboard<W> seed, Grow&& grow) const {
+    Bitboard<W> prev;
+    seed &= stones;
+    do {
+      prev = seed;
+      seed = grow(seed) & stones;
+    } while (seed != prev);
+    return seed;
+  }
 };
 
 extern template struct Geometry<1>;

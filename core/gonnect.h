@@ -84,14 +84,8 @@ const Geometry<W>& gonnect_geometry(int n, const GonnectVariant& v) {
 
 // Stones of `stones` 4-connected to the set `seed`.
 template <int W>
-Bitboard<W> flood4(const Geometry<W>& g, const Bitboard<W>& stones, Bitboard<W> seed) {
-  Bitboard<W> prev;
-  seed &= stones;
-  do {
-    prev = seed;
-    seed = (seed | g.orth_neighbours(seed)) & stones;
-  } while (seed != prev);
-  return seed;
+Bitboard<W> flood4(const Geometry<W>& g, const Bitboard<W>& stones, const Bitboard<W>& seed) {
+  return g.flood(stones, seed, [&](const Bitboard<W>& b) { return b | g.orth_neighbours(b); });
 }
 
 // The opponent stones a c stone at empty p captures: the chains beside p

@@ -66,14 +66,8 @@ Bitboard<W> konobi_legal_placements(const Position<W>& pos) {
 
 // Stones of `stones` 8-connected to the set `seed`.
 template <int W>
-Bitboard<W> flood8(const Geometry<W>& g, const Bitboard<W>& stones, Bitboard<W> seed) {
-  Bitboard<W> prev;
-  seed &= stones;
-  do {
-    prev = seed;
-    seed = g.grow8(seed) & stones;
-  } while (seed != prev);
-  return seed;
+Bitboard<W> flood8(const Geometry<W>& g, const Bitboard<W>& stones, const Bitboard<W>& seed) {
+  return g.flood(stones, seed, [&](const Bitboard<W>& b) { return g.grow8(b); });
 }
 
 // The empty points where a c stone would complete a chain joining c's two

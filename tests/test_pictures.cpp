@@ -26,16 +26,7 @@ namespace {
 
 const fs::path kResults = fs::path(KONOBI_SOURCE_DIR) / "results";
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/konobi_pictures_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& f) const { return (path / f).string(); }
-};
+using konobi_test::TempDir;
 
 int stones_in(const std::string& position) {
   const konobi::PositionText t = konobi::parse_position(position);

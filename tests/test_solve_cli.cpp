@@ -34,20 +34,7 @@ void spit(const std::string& path, const std::string& text) {
   REQUIRE(out.good());
 }
 
-// A fresh directory under /tmp, removed with everything in it afterwards.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/konobi_solve_test_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
-};
+using konobi_test::TempDir;
 
 // Runs `prefix konobi args...` through the shell (args quoted), stdin from
 // /dev/null, stdout and stderr captured separately. `prefix` is put in
@@ -391,7 +378,7 @@ TEST_CASE("play with the solver on both sides: the second player wins, as the pi
 
 TEST_CASE("play --vs solver answers a person and refuses bad settings", "[cli]") {
   TempDir dir;
-  const std::string input = dir.path + "/moves.txt";
+  const std::string input = dir / "moves.txt";
   // b1 on 3x3 loses for Black (the solve proves White wins after it).
   std::string lines = "b1\nzz\n";
   for (int i = 0; i < 4; ++i) lines += "a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n";
