@@ -10,23 +10,32 @@
 
 namespace konobi {
 
-// Fewest empty points colour c must fill to join its edges (8-connected,
-// ignoring legality), or n*n when blocked. One flood per extra stone.
-template <int W>
-int connection_distance(const Position<W>& pos, Color c) {
-  const Geometry<W>& g = *pos.g;
-  const Bitboard<W>& own = pos.stones[c];
-  const Bitboard<W> empty = pos.empty_points();
-  // reach: points joined to the low edge using at most d empty points.
-  Bitboard<W> reach = flood8(g, own, g.edge_lo[c]);
-  for (int d = 0; d <= g.cells; ++d) {
-    if ((reach & g.edge_hi[c]).any()) return d;
-    const Bitboard<W> step = (g.grow8(reach) | g.edge_lo[c]) & empty;
-    const Bitboard<W> next = reach | step | flood8(g, own, g.grow8(step));
+// Fewest empty points that `own` must fill to join `lo` to `hi`, chains
+// growing by `grow` (8-connected for Konobi, 4 for Gonnect) and ignoring
+// legality; `limit` when it needs that many or more. One flood per extra
+// stone, so a small limit also bounds the work.
+template <int W, class Grow>
+int fill_distance(const Geometry<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty, const Bitboard<W>& lo,
+                  const Bitboard<W>& hi, int limit, Grow&& grow) {
+  // reach: points joined to lo using at most d empty points.
+  Bitboard<W> reach = g.flood(own, lo, grow);
+  for (int d = 0; d < limit; ++d) {
+    if ((reach & hi).any()) return d;
+    const Bitboard<W> step = (grow(reach) | lo) & empty;
+    const Bitboard<W> next = reach | step | g.flood(own, grow(step), grow);
     if (next == reach) break;
     reach = next;
   }
-  return g.cells;
+  return limit;
+}
+
+// Fewest empty points colour c must fill to join its edges in Konobi, or
+// n*n when blocked.
+template <int W>
+int connection_distance(const Position<W>& pos, Color c) {
+  const Geometry<W>& g = *pos.g;
+  return fill_distance(g, pos.stones[c], pos.empty_points(), g.edge_lo[c], g.edge_hi[c], g.cells,
+                       [&](const Bitboard<W>& b) { return g.grow8(b); });
 }
 
 struct Estimate {

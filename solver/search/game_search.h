@@ -139,17 +139,7 @@ struct GonnectSearch {
     const Bitboard<W> empty = s.pos.empty_points();
     int best = g.cells;
     for_each_goal(g, c, s.variant.edges, [&](const Bitboard<W>& lo, const Bitboard<W>& hi) {
-      Bitboard<W> reach = flood4(g, own, lo);
-      for (int d = 0; d < best; ++d) {
-        if ((reach & hi).any()) {
-          best = d;
-          return;
-        }
-        const Bitboard<W> step = ((reach | g.orth_neighbours(reach)) | lo) & empty;
-        const Bitboard<W> next = reach | step | flood4(g, own, g.orth_neighbours(step));
-        if (next == reach) return;
-        reach = next;
-      }
+      best = fill_distance(g, own, empty, lo, hi, best, [&](const Bitboard<W>& b) { return b | g.orth_neighbours(b); });
     });
     return best;
   }
