@@ -400,6 +400,53 @@ TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation or t
         }
 }
 
+TEST_CASE("the job runner proves many positions side by side with the single-thread verdicts", "[solver]") {
+  std::vector<Pos> jobs = openings4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 4 : 24, 10, 14, 4242u);
+  jobs.insert(jobs.end(), mid.begin(), mid.end());
+  std::vector<bool> expected;
+  for (const Pos& p : jobs) expected.push_back(konobi::AlphaBeta<1>(16).wins(p));
+
+  for (int threads : {1, 2, 3}) {
+    konobi::TranspositionTable tt(64);
+    konobi::JobRunner<konobi::KonobiSearch, 1> runner(tt, konobi::DfpnOptions{}, threads);
+    std::vector<int> ended(jobs.size(), 0);
+    std::vector<std::string> bad;
+    runner.run(jobs, nullptr, [&](const konobi::JobResult& r) {
+      ++ended[r.job];
+      if (r.end != konobi::JobEnd::Proven) bad.push_back(show(jobs[r.job]) + ": not proven");
+      else if (r.mover_wins != expected[r.job]) bad.push_back(show(jobs[r.job]) + ": wrong verdict");
+    });
+    INFO("threads " << threads << "\n" << join(bad));
+    CHECK(bad.empty());
+    CHECK(std::count(ended.begin(), ended.end(), 1) == int(jobs.size()));  // each job reported once
+  }
+}
+
+TEST_CASE("the job runner gives up a job past its time limit and reports nothing after a stop", "[solver]") {
+  // The 5x5 corner opening takes far longer than 0.2 s.
+  Pos hard = Pos::empty(konobi::Geometry<1>::get(5));
+  hard.place(0);
+  hard.swap_available = false;
+  for (int threads : {1, 2}) {
+    konobi::TranspositionTable tt(16);
+    konobi::JobRunner<konobi::KonobiSearch, 1> runner(tt, konobi::DfpnOptions{}, threads);
+    runner.set_job_seconds(0.2);
+    std::vector<konobi::JobResult> results;
+    runner.run({hard, hard}, nullptr, [&](const konobi::JobResult& r) { results.push_back(r); });
+    REQUIRE(results.size() == 2);
+    for (const auto& r : results) {
+      CHECK(r.end == konobi::JobEnd::GaveUp);
+      CHECK(r.nodes > 0);
+    }
+
+    std::atomic<bool> stop{true};  // raised before the start: no job starts
+    results.clear();
+    runner.run({hard}, &stop, [&](const konobi::JobResult& r) { results.push_back(r); });
+    CHECK(results.empty());
+  }
+}
+
 namespace {
 
 std::string build_proof(const Pos& pos, bool* mover_wins = nullptr, size_t* entries = nullptr) {

@@ -119,34 +119,33 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   TranspositionTable tt(cfg.tt_mb);
   install_stop_handler();
   std::atomic<uint64_t> nodes{0};  // running count for the progress line
-  uint64_t exact_nodes = 0;        // summed from finished searches
+  uint64_t exact_nodes = 0;        // summed from ended searches
   const auto t_start = std::chrono::steady_clock::now();
   const std::vector<int> classes = opening_classes(g);
-  std::atomic<int> proven{0}, current{-1}, skipped{0};
-  // Raised on Ctrl-C, or when the current class runs past --class-limit.
-  std::atomic<bool> class_stop{false};
-  std::atomic<double> class_started{0};
-  for (int rep : classes) proven += results.openings[rep].solved;
+  int proven = 0, skipped = 0;  // changed only under the runner's end lock
+  std::vector<int> todo;        // unproven classes, in point order (corners, often the hardest, first)
+  std::vector<State> jobs;
+  for (int rep : classes) {
+    if (results.openings[rep].solved) ++proven;
+    else todo.push_back(rep), jobs.push_back(opening(rep));
+  }
+  JobRunner<Game, W> runner(tt, cfg.dfpn, cfg.threads);
+  runner.set_progress(&nodes);
+  runner.set_job_seconds(cfg.class_limit);
+  std::atomic<int> proven_now{proven};
 
-  ProgressReporter watchdog(
-      [&] {
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-        if (stop_requested().load() || (cfg.class_limit > 0 && current.load() >= 0 &&
-                                        secs - class_started.load() > cfg.class_limit))
-          class_stop.store(true);
-        return std::string();
-      },
-      true, std::chrono::milliseconds(100));
   ProgressReporter reporter(
       [&] {
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
         std::ostringstream s;
-        s << "[" << n << "x" << n << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven.load() << "/"
-          << classes.size() << " classes proven";
-        if (const int c = current.load(); c >= 0) {
-          const auto f = tt.probe(Game::key(opening(c), cfg.dfpn.symmetry));
+        s << "[" << n << "x" << n << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_now.load()
+          << "/" << classes.size() << " classes proven";
+        for (const JobStatus& js : runner.status()) {
+          const int c = todo[js.job];
+          const auto f = tt.probe(Game::key(jobs[js.job], cfg.dfpn.symmetry));
           s << " | " << point_name(n, c) << " pn " << (f.pn >= kInf ? std::string("inf") : std::to_string(f.pn)) << " dn "
             << (f.dn >= kInf ? std::string("inf") : std::to_string(f.dn));
+          if (js.searches > 1) s << " x" << js.searches;
         }
         s << " | nodes " << human_count(double(nodes.load())) << " (" << human_count(nodes.load() / std::max(secs, 1e-9))
           << "/s) | table " << std::setprecision(0) << tt.fill() * 100 << "% of " << human_bytes(double(tt.bytes()))
@@ -169,35 +168,23 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     write_file_atomically(cfg.out, results.to_json());
   };
 
-  for (int rep : classes) {
-    if (results.openings[rep].solved) continue;
-    const State pos = opening(rep);
-    class_stop = false;
-    class_started = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    current = rep;
-    const auto t0 = std::chrono::steady_clock::now();
-    SolveOutcome outcome;
-    try {
-      outcome = solve_game_position<Game, W>(pos, tt, cfg.dfpn, cfg.threads, &class_stop, &nodes);
-    } catch (const SearchStopped&) {
-      current = -1;
-      if (!stop_requested().load()) {
-        ++skipped;
-        std::cerr << "gave up on " << point_name(n, rep) << " after " << cfg.class_limit
-                  << " s (--class-limit); it stays unproven\n";
-        continue;
-      }
-      save();
-      std::cerr << "interrupted: " << proven.load() << " of " << classes.size() << " classes proven and saved in "
-                << cfg.out << "; run again with --resume to continue\n";
-      return 130;
+  // Runs on the thread that ended the class, while the other threads search
+  // on: the principal variation and the proof come from the shared table.
+  auto on_end = [&](const JobResult& r) {
+    const int rep = todo[r.job];
+    exact_nodes += r.nodes;  // given-up and interrupted searches count too
+    if (r.end == JobEnd::GaveUp) {
+      ++skipped;
+      std::cerr << "gave up on " << point_name(n, rep) << " after " << std::fixed << std::setprecision(0) << r.seconds
+                << " s (--class-limit); it stays unproven\n";
+      return;
     }
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const uint64_t class_nodes = outcome.nodes;
-    exact_nodes += outcome.nodes;
-    const Color winner = outcome.mover_wins ? White : Black;
+    if (r.end != JobEnd::Proven) return;
+    const State& pos = jobs[r.job];
+    const Color winner = r.mover_wins ? White : Black;
     std::vector<Move> pv = game_principal_variation<Game, W>(pos, tt, cfg.dfpn.symmetry, 4 * g.cells);
     uint64_t proof_size = 0;
+    const auto t_proof = std::chrono::steady_clock::now();
     if constexpr (!gonnect) {
       ProofBuilder<W> builder(tt, cfg.dfpn);
       const Proof proof = builder.build(pos, winner);
@@ -217,22 +204,29 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       o.winner = winner == Black ? "black" : "white";
       o.continuation.clear();
       for (Move m : pv) o.continuation.push_back(move_name(n, m >= 0 ? g.sym[s][m] : m));
-      o.nodes = class_nodes;
+      o.nodes = r.nodes;
       o.proof_size = proof_size;
-      o.seconds = secs;
+      o.seconds = r.seconds;
     }
-    ++proven;
-    current = -1;
+    const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
+    proven_now = ++proven;
     save();
     if (!cfg.quiet)
-      std::cerr << "proved " << point_name(n, rep) << ": " << color_name(winner) << " wins (" << class_nodes
-                << " nodes, " << std::fixed << std::setprecision(2) << secs << " s, proof " << proof_size
-                << " positions)\n";
+      std::cerr << "proved " << point_name(n, rep) << ": " << color_name(winner) << " wins (" << r.nodes << " nodes, "
+                << std::fixed << std::setprecision(2) << r.seconds << " s; proof " << proof_size << " positions, "
+                << proof_secs << " s)\n";
+  };
+  runner.run(jobs, &stop_requested(), on_end);
+  if (stop_requested().load()) {
+    save();
+    std::cerr << "interrupted: " << proven << " of " << classes.size() << " classes proven and saved in " << cfg.out
+              << "; run again with --resume to continue\n";
+    return 130;
   }
   save();
   print_table(results, std::cout);
   if (skipped > 0)
-    std::cout << skipped.load() << " class" << (skipped == 1 ? " was" : "es were") << " given up after "
+    std::cout << skipped << " class" << (skipped == 1 ? " was" : "es were") << " given up after "
               << cfg.class_limit << " s (--class-limit); run again with --resume to retry them\n";
   std::cout << "Results written to " << cfg.out << "\n";
   return 0;
@@ -252,7 +246,7 @@ int cmd_solve(const Args& args) {
      "'strict' (the set of earlier boards in every key); see docs/GONNECT.md")
     ("size,n", po::value<int>(&cfg.size)->required(), "board size, 3 to 8")
     ("threads,t", po::value<int>(&cfg.threads)->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
-     "search threads, all working on one opening at a time")
+     "search threads; they take openings side by side, and join the last ones running")
     ("tt-mb", po::value<double>(&cfg.tt_mb)->default_value(1024), "transposition table size in MiB")
     ("out,o", po::value<std::string>(&cfg.out), "results file (default results/GAME-NxN.json)")
     ("class-limit", po::value<double>(&cfg.class_limit)->default_value(0),

@@ -31,6 +31,7 @@
 #include <oneapi/tbb/parallel_sort.h>
 
 #include "core/konobi.h"
+#include "solver/search/key_set.h"
 
 namespace konobi {
 
@@ -129,77 +130,6 @@ struct RowSymmetry {
   }
 };
 
-// An open-addressing set of packed states, filled by many threads at once.
-class StateSet {
- public:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};  // no state has every bit set
-
-  size_t size() const { return count_.load(std::memory_order_relaxed); }
-  size_t capacity() const { return slots_.size(); }
-  double megabytes() const { return double(slots_.size()) * 8 / (1 << 20); }
-  static double megabytes_for(size_t cap) { return double(cap) * 8 / (1 << 20); }
-
-  // Capacity (a power of two) keeping the load under 3/4 with `entries`.
-  static size_t capacity_for(size_t entries) {
-    size_t cap = 1024;
-    while (cap * 3 / 4 < entries) cap *= 2;
-    return cap;
-  }
-  // Not thread-safe: called between batches.
-  void reserve(size_t entries) {
-    const size_t cap = capacity_for(entries);
-    if (cap <= slots_.size()) return;
-    std::vector<uint64_t> old = std::move(slots_);
-    slots_.assign(cap, kEmpty);
-    for (uint64_t k : old)
-      if (k != kEmpty) place(k);
-  }
-  bool insert(uint64_t key) {
-    const size_t mask = slots_.size() - 1;
-    for (size_t h = mix(key) & mask;; h = (h + 1) & mask) {
-      std::atomic_ref<uint64_t> slot(slots_[h]);
-      uint64_t seen = slot.load(std::memory_order_relaxed);
-      if (seen == kEmpty) {
-        if (slot.compare_exchange_strong(seen, key, std::memory_order_relaxed)) {
-          count_.fetch_add(1, std::memory_order_relaxed);
-          return true;
-        }
-        // another thread took the slot first: `seen` is what it wrote
-      }
-      if (seen == key) return false;
-    }
-  }
-  // The states, sorted; empties the set.
-  std::vector<uint64_t> take_sorted() {
-    std::vector<uint64_t> out;
-    out.reserve(size());
-    for (uint64_t k : slots_)
-      if (k != kEmpty) out.push_back(k);
-    std::vector<uint64_t>().swap(slots_);
-    count_ = 0;
-    oneapi::tbb::parallel_sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  }
-  void place(uint64_t key) {
-    const size_t mask = slots_.size() - 1;
-    size_t h = mix(key) & mask;
-    while (slots_[h] != kEmpty) h = (h + 1) & mask;
-    slots_[h] = key;
-    count_.fetch_add(1, std::memory_order_relaxed);
-  }
-  std::vector<uint64_t> slots_;
-  std::atomic<size_t> count_{0};
-};
-
 template <int W>
 struct StateCodec {
   const Geometry<W>* g;
@@ -239,8 +169,8 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
     pc.ply = ply;
     pc.positions = cur.size();
     std::atomic<uint64_t> must_pass{0}, won{0}, draws{0};
-    std::atomic<uint64_t> first_draw{StateSet::kEmpty};
-    StateSet next;
+    std::atomic<uint64_t> first_draw{KeySet::kEmpty};
+    KeySet next;
     const double cur_mb = double(cur.size()) * 8 / (1 << 20);
     for (size_t begin = 0; begin < cur.size(); begin += kBatch) {
       const size_t end = std::min(cur.size(), begin + kBatch);
@@ -251,9 +181,9 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
       // A state has at most `cells` successors, so this batch cannot
       // overfill the table. The last ply asked for is classified, not expanded.
       const bool expand = ply != opt.max_ply;
-      const size_t need = !expand ? 0 : StateSet::capacity_for(next.size() + (end - begin) * g.cells);
+      const size_t need = !expand ? 0 : KeySet::capacity_for(next.size() + (end - begin) * g.cells);
       if (need > next.capacity()) {
-        const double mb = cur_mb + StateSet::megabytes_for(need) + next.megabytes();
+        const double mb = cur_mb + KeySet::megabytes_for(need) + next.megabytes();
         if (opt.max_mb > 0 && mb > opt.max_mb) {
           res.stopped = "stopped in ply " + std::to_string(ply) + ": its successors need " +
                         std::to_string(int(mb)) + " MB of state tables, over --max-mb " +
@@ -281,7 +211,7 @@ ReachableResult reachable_census(int n, const ReachableOptions& opt = {}) {
               // Neither side can place and nobody has won: a draw. Its pass
               // successor would be itself again, so it is not expanded.
               ++l_draw;
-              uint64_t expected = StateSet::kEmpty;
+              uint64_t expected = KeySet::kEmpty;
               first_draw.compare_exchange_strong(expected, s);
               continue;
             }

@@ -7,11 +7,11 @@
 #pragma once
 
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "core/game.h"
 #include "dfpn.h"
+#include "key_set.h"
 
 namespace konobi {
 
@@ -54,7 +54,7 @@ class ProofBuilder {
   }
 
   void winner_node(const Position<W>& pos) {
-    if (!seen_.insert(pos.key()).second) return;
+    if (!seen_.insert_growing(pos.key())) return;
     const NodeMoves<W> nm = node_moves(pos);
     // An immediate win needs no entry: the checker finds it by itself.
     if (nm.kind == NodeKind::WinNow) return;
@@ -65,20 +65,31 @@ class ProofBuilder {
       return loser_node(q);
     }
     Move best = -1;
-    int best_work = 1 << 30;
-    for (int pass = 0; pass < 2 && best < 0; ++pass) {
-      nm.moves.for_each([&](int m) {
-        if (pass == 1 && best >= 0) return;
-        Position<W> q = pos;
-        q.place(m);
-        auto f = tt_.probe(key(q));
-        if (pass == 1 && !(f.hit && (f.pn == 0 || f.dn == 0))) {
-          // The table lost this child: prove it again.
-          Dfpn<W> search(tt_, opt_);
-          if (!search.solve(q)) f.dn = 0, f.hit = true, f.work = 0;
-        }
-        if (f.hit && f.dn == 0 && int(f.work) < best_work) best = m, best_work = f.work;
-      });
+    uint32_t best_work = ~0u;
+    // From the table first, keys computed without building the children and
+    // every bucket fetched before the first is read.
+    Move moves[64];
+    uint64_t keys[64];
+    int count = 0;
+    nm.moves.for_each([&](int m) {
+      moves[count] = Move(m);
+      keys[count] = opt_.symmetry ? pos.canonical_key_after(m) : pos.key_after(m);
+      tt_.prefetch(keys[count++]);
+    });
+    for (int i = 0; i < count; ++i) {
+      const auto f = tt_.probe(keys[i]);
+      if (f.hit && f.dn == 0 && f.work < best_work) best = moves[i], best_work = f.work;
+    }
+    // The table lost every winning child: prove them again until one wins.
+    for (int i = 0; i < count && best < 0; ++i) {
+      Position<W> q = pos;
+      q.place(moves[i]);
+      auto f = tt_.probe(keys[i]);
+      if (!(f.hit && (f.pn == 0 || f.dn == 0))) {
+        Dfpn<W> search(tt_, opt_);
+        if (!search.solve(q)) f.dn = 0, f.hit = true;
+      }
+      if (f.hit && f.dn == 0) best = moves[i];
     }
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
     record(pos, best);
@@ -88,7 +99,7 @@ class ProofBuilder {
   }
 
   void loser_node(const Position<W>& pos) {
-    if (!seen_.insert(pos.key()).second) return;
+    if (!seen_.insert_growing(pos.key())) return;
     const Bitboard<W> legal = konobi_legal_placements(pos);
     if (legal.none()) {
       Position<W> q = pos;
@@ -104,7 +115,7 @@ class ProofBuilder {
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  std::unordered_set<uint64_t> seen_;
+  KeySet seen_;
   std::vector<std::pair<std::string, std::string>>* entries_ = nullptr;
 };
 
