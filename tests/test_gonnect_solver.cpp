@@ -173,9 +173,9 @@ TEST_CASE("gonnect cli: subcommands, clear errors and the results file", "[gonne
       {{"show", "--game", "go", "--size", "3"}, "--game must be"},
       {{"perft", "--ko", "simple", "--size", "3", "--depth", "2"}, "add --game gonnect"},
       {{"solve", "--game", "gonnect", "--ko", "simple", "--size", "3"}, "needs --ko superko"},
-      {{"solve", "--game", "gonnect", "--size", "3", "--proof", "/tmp/x"}, "not available for Gonnect"},
       {{"analyze", "--game", "gonnect", "--ko", "simple", "--size", "3"}, "needs --ko superko"},
-      {{"verify-proof", "--game", "gonnect", "x.proof"}, "no Gonnect proof files"},
+      {{"verify-proof", "--game", "gonnect", "--ko", "bogus", "x.proof"}, "--ko must be"},
+      {{"verify-proof", "--game", "konobi", "--ko", "simple", "x.proof"}, "Gonnect options"},
       {{"show", "--game", "gonnect", "--size", "3", "b2", "pass"}, "pass is not allowed in gonnect"},
   };
   for (const Bad& b : bad) {

@@ -183,17 +183,15 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     const State& pos = jobs[r.job];
     const Color winner = r.mover_wins ? White : Black;
     std::vector<Move> pv = game_principal_variation<Game, W>(pos, tt, cfg.dfpn.symmetry, 4 * g.cells);
-    uint64_t proof_size = 0;
     const auto t_proof = std::chrono::steady_clock::now();
-    if constexpr (!gonnect) {
-      ProofBuilder<W> builder(tt, cfg.dfpn);
-      const Proof proof = builder.build(pos, winner);
-      proof_size = proof.entries.size();
-      if (!cfg.proof_dir.empty())
-        write_file_atomically(cfg.proof_dir + "/konobi-" + std::to_string(n) + "x" + std::to_string(n) + "-" +
-                                  point_name(n, rep) + ".proof",
-                              proof.to_text());
-    }
+    Proof proof;
+    if constexpr (gonnect) proof = ProofBuilder<W, Game>(tt, cfg.dfpn).build(pos, winner, {rep});
+    else proof = ProofBuilder<W, Game>(tt, cfg.dfpn).build(pos, winner);
+    const uint64_t proof_size = proof.entries.size();
+    if (!cfg.proof_dir.empty())
+      write_file_atomically(cfg.proof_dir + "/" + Rules::name + "-" + std::to_string(n) + "x" + std::to_string(n) + "-" +
+                                point_name(n, rep) + ".proof",
+                            proof.to_text());
     // Every point of the class, with moves mapped by the same symmetry.
     for (int p = 0; p < g.cells; ++p) {
       if (opening_representative(g, p) != rep) continue;
@@ -265,9 +263,6 @@ int cmd_solve(const Args& args) {
   if (gonnect && cfg.game.variant().ko != KoRule::Superko)
     throw UsageError("solve needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever and "
                      "the rules give no result for an endless game, so positions have no proven value");
-  if (gonnect && !cfg.proof_dir.empty())
-    throw UsageError("--proof is not available for Gonnect: a proof file lists positions by board, and a Gonnect "
-                     "position's legal moves depend on the earlier boards (superko)");
   if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not '" + ghi + "'");
   if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
   cfg.strict_ghi = ghi == "strict";

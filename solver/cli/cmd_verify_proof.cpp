@@ -33,30 +33,42 @@ int cmd_verify_proof(const Args& args) {
   po::options_description opts("verify-proof options");
   po::positional_options_description positional;
   std::vector<std::string> files;
-  std::string game = "konobi";
+  std::string game, ko, edges;
   opts.add_options()("files", po::value<std::vector<std::string>>(&files)->multitoken(), "proof files to check")
-    ("game", po::value<std::string>(&game)->default_value("konobi"), "the game of the proofs: konobi (gonnect has no proof files)");
+    ("game", po::value<std::string>(&game),
+     "konobi or gonnect: require proofs of this game (by default each file's first line says which)")
+    ("ko", po::value<std::string>(&ko), "gonnect: require proofs under this ko rule, simple or superko")
+    ("edges", po::value<std::string>(&edges), "gonnect: require proofs under this edge rule, either or own");
   positional.add("files", -1);
   po::variables_map vm;
-  if (parse_command_line("verify-proof", "[--game G] FILE...", args, opts, vm, &positional)) return 0;
-  if (game == "gonnect")
-    throw UsageError("there are no Gonnect proof files to verify: a proof lists positions by board, while a Gonnect "
-                     "position's legal moves depend on the earlier boards (superko), so solve --game gonnect writes "
-                     "none (docs/GONNECT.md)");
-  if (game != "konobi") throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
+  if (parse_command_line("verify-proof", "[--game G] [--ko K] [--edges E] FILE...", args, opts, vm, &positional))
+    return 0;
+  if (!game.empty() && game != "konobi" && game != "gonnect")
+    throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
+  if (!ko.empty() && ko != "simple" && ko != "superko") throw UsageError("--ko must be 'simple' or 'superko', not '" + ko + "'");
+  if (!edges.empty() && edges != "either" && edges != "own")
+    throw UsageError("--edges must be 'either' or 'own', not '" + edges + "'");
+  if ((!ko.empty() || !edges.empty()) && game == "konobi") throw UsageError("--ko and --edges are Gonnect options");
   if (files.empty()) throw UsageError("name at least one proof file");
   int failures = 0;
   for (const std::string& f : files) {
     ProofCheck c;
     try {
-      c = check_proof(load(f));
+      const std::string text = load(f);
+      c = game == "gonnect" ? check_gonnect_proof(text) : game == "konobi" ? check_proof(text) : check_any_proof(text);
+      // The rules asked for must be the ones the file proves.
+      if (c.ok && (!ko.empty() || !edges.empty()) && c.game != "gonnect")
+        c.ok = false, c.message = "a " + c.game + " proof, but --ko and --edges ask for Gonnect";
+      else if (c.ok && ((!ko.empty() && c.ko != ko) || (!edges.empty() && c.edges != edges)))
+        c.ok = false, c.message = "the proof holds under ko " + c.ko + ", edges " + c.edges + ", not under the rules asked for";
     } catch (const std::exception& e) {
       c.ok = false;
       c.message = e.what();
     }
     if (c.ok) {
-      std::cout << "OK    " << f << ": " << c.winner << " wins from " << c.start << " (" << c.entries
-                << " strategy entries, " << c.positions << " positions checked)\n";
+      std::cout << "OK    " << f << ": " << c.winner << " wins from " << c.start;
+      if (c.game == "gonnect") std::cout << " (gonnect, ko " << c.ko << ", edges " << c.edges << ")";
+      std::cout << " (" << c.entries << " strategy entries, " << c.positions << " positions checked)\n";
     } else {
       ++failures;
       std::cout << "FAIL  " << f << ": " << c.message << "\n";

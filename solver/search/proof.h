@@ -2,67 +2,121 @@
 // winner's move, with every reply of the loser covered. Built from the
 // solved table (re-solving any child whose entry was overwritten), choosing
 // immediate wins first and otherwise the winning child that cost the least
-// to prove, so proofs stay small. The text format is in docs/PROOFS.md and
-// is read by `konobi verify-proof`, which shares no code with this file.
+// to prove, so proofs stay small. The text formats are in docs/PROOFS.md and
+// are read by `konobi verify-proof`, whose rules share no code with this file
+// (the two share only the file layout, solver/verify/proof_file.h).
+//
+// One builder for both games (Game: game_search.h). They differ in what
+// names a position. A Konobi position is its board, so an entry is the
+// board and positions met twice are written once. A Gonnect position's moves
+// depend on the boards before it, so an entry is the whole game from the
+// empty board, and the strategy is written as the tree of those games.
 #pragma once
 
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/game.h"
 #include "dfpn.h"
 #include "key_set.h"
+#include "solver/verify/proof_file.h"
 
 namespace konobi {
 
-struct Proof {
-  int size = 0;
-  std::string start;  // position string of the proven position
-  std::string winner;  // "black" or "white"
-  std::vector<std::pair<std::string, std::string>> entries;  // position string, winner's move
+using Proof = ProofFile;
 
-  std::string to_text() const {
-    std::string s = "konobi-proof 1\nsize " + std::to_string(size) + "\nstart " + start + "\nwinner " + winner +
-                    "\nentries " + std::to_string(entries.size()) + "\n";
-    for (const auto& [pos, move] : entries) s += pos + " " + move + "\n";
-    return s + "end\n";
-  }
-};
-
-template <int W>
+template <int W, class Game = KonobiSearch>
 class ProofBuilder {
  public:
+  using State = typename Game::template State<W>;
+  using Rules = typename Game::Rules;
+  static constexpr bool kGonnect = std::is_same_v<Rules, GonnectRules>;
+
   ProofBuilder(TranspositionTable& tt, const DfpnOptions& opt) : tt_(tt), opt_(opt) { opt_.parallel = false; }
 
-  // pos must be a proven position; `winner` is the colour that wins it.
-  Proof build(const Position<W>& pos, Color winner) {
+  // Konobi. pos must be a proven position; `winner` is the colour that wins it.
+  Proof build(const State& pos, Color winner)
+    requires(!kGonnect)
+  {
     Proof proof;
-    proof.size = pos.size();
-    proof.start = format_position(to_text(pos));
-    proof.winner = winner == Black ? "black" : "white";
-    entries_ = &proof.entries;
-    if (pos.to_move == winner) winner_node(pos);
-    else loser_node(pos);
-    return proof;
+    proof.format = "konobi-proof 1";
+    proof.fields = {{"size", std::to_string(pos.size())},
+                    {"start", format_position(to_text(pos))},
+                    {"winner", winner == Black ? "black" : "white"}};
+    return run(proof, pos, winner);
+  }
+
+  // Gonnect. s must be a proven position, reached from the empty board by
+  // the placements `game` (the proof names it by them, so that the checker
+  // knows every earlier board), with no pie swap on offer.
+  Proof build(const State& s, Color winner, const std::vector<Move>& game)
+    requires kGonnect
+  {
+    const int n = s.pos.size();
+    Proof proof;
+    proof.format = "gonnect-proof 1";
+    for (Move m : game) path_.push_back(move_name(n, m));
+    std::string start;
+    for (const std::string& m : path_) start += (start.empty() ? "" : " ") + m;
+    proof.fields = {{"ko", ko_rule_name(s.variant.ko)},
+                    {"edges", edge_rule_name(s.variant.edges)},
+                    {"size", std::to_string(n)},
+                    {"start", start.empty() ? "-" : start},
+                    {"winner", winner == Black ? "black" : "white"}};
+    return run(proof, s, winner);
   }
 
  private:
-  uint64_t key(const Position<W>& p) const { return opt_.symmetry ? p.canonical_key() : p.key(); }
-
-  void record(const Position<W>& pos, Move m) {
-    entries_->emplace_back(format_position(to_text(pos)), move_name(pos.size(), m));
+  Proof run(Proof& proof, const State& s, Color winner) {
+    entries_ = &proof.entries;
+    if (Game::board(s).to_move == winner) winner_node(s);
+    else loser_node(s);
+    return std::move(proof);
   }
 
-  void winner_node(const Position<W>& pos) {
-    if (!seen_.insert_growing(pos.key())) return;
-    const NodeMoves<W> nm = node_moves(pos);
+  // Konobi positions met again are skipped; Gonnect has none (a tree).
+  bool first_visit(const State& s) {
+    if constexpr (kGonnect) return true;
+    else return seen_.insert_growing(s.key());
+  }
+
+  void record(const State& s, Move m) {
+    const int n = Game::board(s).size();
+    if constexpr (kGonnect) {
+      std::string line;
+      for (const std::string& p : path_) line += p + " ";
+      entries_->push_back(line + move_name(n, m));
+    } else {
+      entries_->push_back(format_position(to_text(s)) + " " + move_name(n, m));
+    }
+  }
+
+  State child(const State& s, Move m) const {
+    State q = s;
+    if (m == kPass) Game::pass(q);
+    else Game::play(q, m);
+    return q;
+  }
+
+  // Descends into the child after move m (the path names it, for Gonnect).
+  template <class F>
+  void descend(const State& s, Move m, F&& node) {
+    if constexpr (kGonnect) path_.push_back(move_name(Game::board(s).size(), m));
+    node(child(s, m));
+    if constexpr (kGonnect) path_.pop_back();
+  }
+
+  void winner_node(const State& s) {
+    if (!first_visit(s)) return;
+    const NodeMoves<W> nm = Game::moves(s);
     // An immediate win needs no entry: the checker finds it by itself.
     if (nm.kind == NodeKind::WinNow) return;
+    if (nm.kind == NodeKind::LoseNow) throw std::logic_error("proof extraction: the winner has no move in a position proven won");
     if (nm.kind == NodeKind::PassOnly) {
-      record(pos, kPass);
-      Position<W> q = pos;
-      q.pass();
-      return loser_node(q);
+      record(s, kPass);
+      return descend(s, kPass, [&](const State& q) { loser_node(q); });
     }
     Move best = -1;
     uint32_t best_work = ~0u;
@@ -73,7 +127,7 @@ class ProofBuilder {
     int count = 0;
     nm.moves.for_each([&](int m) {
       moves[count] = Move(m);
-      keys[count] = opt_.symmetry ? pos.canonical_key_after(m) : pos.key_after(m);
+      keys[count] = Game::child_key(s, m, opt_.symmetry);
       tt_.prefetch(keys[count++]);
     });
     for (int i = 0; i < count; ++i) {
@@ -82,41 +136,41 @@ class ProofBuilder {
     }
     // The table lost every winning child: prove them again until one wins.
     for (int i = 0; i < count && best < 0; ++i) {
-      Position<W> q = pos;
-      q.place(moves[i]);
       auto f = tt_.probe(keys[i]);
       if (!(f.hit && (f.pn == 0 || f.dn == 0))) {
-        Dfpn<W> search(tt_, opt_);
-        if (!search.solve(q)) f.dn = 0, f.hit = true;
+        Dfpn<W, Game> search(tt_, opt_);
+        if (!search.solve(child(s, moves[i]))) f.dn = 0, f.hit = true;
       }
       if (f.hit && f.dn == 0) best = moves[i];
     }
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
-    record(pos, best);
-    Position<W> q = pos;
-    q.place(best);
-    loser_node(q);
+    record(s, best);
+    descend(s, best, [&](const State& q) { loser_node(q); });
   }
 
-  void loser_node(const Position<W>& pos) {
-    if (!seen_.insert_growing(pos.key())) return;
-    const Bitboard<W> legal = konobi_legal_placements(pos);
+  void loser_node(const State& s) {
+    if (!first_visit(s)) return;
+    const Color loser = Game::board(s).to_move;
+    const Bitboard<W> legal = Rules::placements(s);
     if (legal.none()) {
-      Position<W> q = pos;
-      q.pass();
-      return winner_node(q);
+      // Konobi: the loser passes. Gonnect: no passing, the loser has lost.
+      if constexpr (!kGonnect) descend(s, kPass, [&](const State& q) { winner_node(q); });
+      return;
     }
     legal.for_each([&](int m) {
-      Position<W> q = pos;
-      q.place(m);
-      winner_node(q);
+      descend(s, m, [&](const State& q) {
+        if (Rules::has_winning_chain(q, loser))
+          throw std::logic_error("proof extraction: the loser wins in a position proven lost");
+        winner_node(q);
+      });
     });
   }
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  KeySet seen_;
-  std::vector<std::pair<std::string, std::string>>* entries_ = nullptr;
+  KeySet seen_;  // Konobi only
+  std::vector<std::string> path_;  // Gonnect: the game from the empty board
+  std::vector<std::string>* entries_ = nullptr;
 };
 
 }  // namespace konobi

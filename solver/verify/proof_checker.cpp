@@ -1,10 +1,10 @@
 #include "proof_checker.h"
 
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "proof_file.h"
 #include "simple_rules.h"
 
 namespace konobi {
@@ -104,32 +104,18 @@ class Checker {
 
 ProofCheck check_proof(const std::string& text) {
   ProofCheck out;
-  std::istringstream in(text);
-  std::string line;
-  int line_no = 0;
-  auto next_line = [&](const std::string& what) {
-    if (!std::getline(in, line)) throw Failure{"the file ends before " + what + " (truncated?)"};
-    ++line_no;
-  };
-  auto field = [&](const std::string& name) {
-    next_line("the '" + name + "' line");
-    if (line.rfind(name + " ", 0) != 0) throw Failure{"line " + std::to_string(line_no) + ": expected '" + name + " ...'"};
-    return line.substr(name.size() + 1);
-  };
+  out.game = "konobi";
   try {
-    next_line("the header");
-    if (line != "konobi-proof 1") throw Failure{"line 1: not a konobi proof file (expected 'konobi-proof 1')"};
-    const std::string size = field("size");
-    out.start = field("start");
-    out.winner = field("winner");
-    if (out.winner != "black" && out.winner != "white") throw Failure{"winner must be black or white"};
-    const std::string count_text = field("entries");
-    size_t count = 0;
+    ProofFile file;
     try {
-      count = std::stoul(count_text);
-    } catch (const std::exception&) {
-      throw Failure{"line " + std::to_string(line_no) + ": bad entry count"};
+      file = read_proof_file(text, "konobi-proof 1", "a konobi proof file", {"size", "start", "winner"});
+    } catch (const ProofFormatError& e) {
+      throw Failure{e.what()};
     }
+    const std::string& size = file.field("size");
+    out.start = file.field("start");
+    out.winner = file.field("winner");
+    if (out.winner != "black" && out.winner != "white") throw Failure{"winner must be black or white"};
     RefBoard start;
     try {
       start = ref_from_string(out.start);
@@ -138,21 +124,21 @@ ProofCheck check_proof(const std::string& text) {
     }
     if (std::to_string(start.n) != size) throw Failure{"the start position is not " + size + "x" + size};
     std::unordered_map<std::string, std::string> moves;
-    for (size_t i = 0; i < count; ++i) {
-      next_line("entry " + std::to_string(i + 1) + " of " + std::to_string(count));
+    const int first_entry_line = 6;  // the format line, three fields, `entries`, then the entries
+    for (size_t i = 0; i < file.entries.size(); ++i) {
+      const std::string& line = file.entries[i];
+      const std::string where = "line " + std::to_string(first_entry_line + i) + ": ";
       const size_t cut = line.rfind(' ');
-      if (cut == std::string::npos) throw Failure{"line " + std::to_string(line_no) + ": expected a position and a move"};
+      if (cut == std::string::npos) throw Failure{where + "expected a position and a move"};
       try {
         const RefBoard b = ref_from_string(line.substr(0, cut));
         if (b.n != start.n) throw std::invalid_argument("wrong board size");
         moves[ref_to_string(b)] = line.substr(cut + 1);
       } catch (const std::exception& e) {
-        throw Failure{"line " + std::to_string(line_no) + ": " + e.what()};
+        throw Failure{where + e.what()};
       }
     }
-    next_line("the 'end' line");
-    if (line != "end") throw Failure{"line " + std::to_string(line_no) + ": expected 'end' after " + std::to_string(count) + " entries"};
-    out.entries = count;
+    out.entries = file.entries.size();
     const char winner = out.winner == "black" ? 'B' : 'W';
     Checker checker(std::move(moves), winner, out);
     if (start.to_move == winner) checker.winner_node(start);

@@ -1,7 +1,8 @@
-// The independent proof checker behind `konobi verify-proof`. It reads a
-// proof file (docs/PROOFS.md) and replays the winner's strategy against every
-// reply of the loser using the deliberately simple rules in simple_rules.h,
-// which share no code with the bitboard engine that produced the proof.
+// The independent proof checkers behind `konobi verify-proof`. They read a
+// proof file (docs/PROOFS.md) and replay the winner's strategy against every
+// reply of the loser using the deliberately simple rules in simple_rules.h
+// (Konobi) and simple_gonnect.h (Gonnect), which share no code with the
+// bitboard engine that produced the proof.
 #pragma once
 
 #include <cstdint>
@@ -12,12 +13,20 @@ namespace konobi {
 struct ProofCheck {
   bool ok = false;
   std::string message;  // what failed, with the position and the moves that reach it
+  std::string game;   // "konobi" or "gonnect"
+  std::string ko, edges;  // Gonnect: the rule variant the proof holds under; empty for Konobi
   std::string start, winner;
   uint64_t positions = 0;  // distinct positions checked
   uint64_t entries = 0;
 };
 
 // Never throws on bad input: a malformed or truncated file is a failed check.
+// check_proof: a Konobi proof ("konobi-proof 1").
 ProofCheck check_proof(const std::string& text);
+// A Gonnect proof ("gonnect-proof 1"), replayed with the full history of
+// earlier boards for ko and superko.
+ProofCheck check_gonnect_proof(const std::string& text);
+// Either, chosen by the file's first line.
+ProofCheck check_any_proof(const std::string& text);
 
 }  // namespace konobi

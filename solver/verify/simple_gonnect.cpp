@@ -113,6 +113,20 @@ bool ref_go_has_winning_chain(const RefGo& g, char color) {
   return false;
 }
 
+std::string ref_go_diagram(const RefGo& g) {
+  std::string s;
+  for (int row = g.n - 1; row >= 0; --row) {
+    const std::string label = std::to_string(row + 1);
+    s += std::string(4 - label.size(), ' ') + label;
+    for (int col = 0; col < g.n; ++col) s += std::string(" ") + g.cell[row * g.n + col];
+    s += "\n";
+  }
+  s += "    ";
+  for (int col = 0; col < g.n; ++col) s += std::string(" ") + char('a' + col);
+  return s + "\n  " + (g.to_move == 'B' ? "Black" : "White") + " to move, " + std::to_string(g.earlier.size()) +
+         " earlier boards\n";
+}
+
 namespace {
 void perft_rec(const RefGo& g, int depth, std::vector<uint64_t>& counts, int d) {
   for (int p : ref_go_legal(g)) {

@@ -31,6 +31,8 @@ std::vector<int> ref_go_legal(const RefGo& g);
 RefGo ref_go_play(const RefGo& g, int p);
 // Whether `color` has a chain joining a pair of edges it may join.
 bool ref_go_has_winning_chain(const RefGo& g, char color);
+// The board as rows from the top with coordinates, and who is to move.
+std::string ref_go_diagram(const RefGo& g);
 // counts[d] = number of move sequences of length d + 1 (d < depth); a
 // placement that wins is counted but not expanded; a mover without a legal
 // placement has no moves (and loses); no pie swap.
