@@ -41,6 +41,13 @@ constexpr uint64_t mix_board_key(uint64_t k) {
   return k ^ (k >> 31);
 }
 
+// One earlier board in a chain of them, newest first: how the states a
+// search builds share one history per search path (see GonnectState).
+struct GonnectLink {
+  uint64_t key = 0;
+  const GonnectLink* prev = nullptr;
+};
+
 template <int W>
 struct GonnectState {
   Position<W> pos;
@@ -48,10 +55,19 @@ struct GonnectState {
   // Board key (pos.keys[0]) after the mover's own previous move, for simple
   // ko; 0 when there is none (the empty board, key 0, can never recur).
   uint64_t ko_key = 0;
-  // Superko: keys of every earlier board of the game, oldest first. Kept for
-  // both ko rules so that the search can key positions by their history.
+  // Superko: keys of every earlier board of the game. Kept for both ko rules
+  // so that the search can key positions by their history. A state owns
+  // them in `history`, oldest first, unless it was made by gonnect_child()
+  // (the searches): then it shares them with the states up its search path
+  // and copies nothing. Its newest earlier board (its parent's board) is
+  // `link.key`, the older ones follow `link.prev` through its ancestors'
+  // links, and the oldest are `*base`, the search root's owned history.
+  // Such a state is valid while those ancestors live, as they do on a
+  // depth-first search's call stack.
   std::vector<uint64_t> history;
-  uint64_t history_hash = 0;  // xor of mix_board_key over `history`
+  const std::vector<uint64_t>* base = nullptr;  // set: the earlier boards are shared
+  GonnectLink link;                             // with base: the newest earlier board
+  uint64_t history_hash = 0;  // xor of mix_board_key over all earlier boards
   // Whether a capture has happened in this game. Before the first capture
   // every earlier board has fewer stones than the current one, so no
   // repetition is possible and ko checks are skipped.
@@ -64,9 +80,20 @@ struct GonnectState {
   uint64_t board_key() const { return pos.keys[0]; }
   bool repeats(uint64_t board) const {
     if (variant.ko == KoRule::Simple) return board == ko_key;
-    for (uint64_t k : history)
+    if (base)
+      for (const GonnectLink* l = &link; l; l = l->prev)
+        if (l->key == board) return true;
+    for (uint64_t k : base ? *base : history)
       if (k == board) return true;
     return false;
+  }
+  // Every earlier board, oldest first.
+  std::vector<uint64_t> earlier_boards() const {
+    if (!base) return history;
+    std::vector<uint64_t> r;
+    for (const GonnectLink* l = &link; l; l = l->prev) r.push_back(l->key);
+    r.insert(r.end(), base->rbegin(), base->rend());
+    return {r.rbegin(), r.rend()};
   }
 };
 
@@ -204,9 +231,9 @@ bool gonnect_has_winning_chain(const Position<W>& pos, Color c, EdgeRule edges) 
   return won;
 }
 
-// Plays p for the mover, which must be legal; returns the captured stones.
+// The move itself, all but recording the board before it in the history.
 template <int W>
-Bitboard<W> gonnect_play(GonnectState<W>& s, int p) {
+Bitboard<W> gonnect_apply(GonnectState<W>& s, int p) {
   Position<W>& pos = s.pos;
   const Color o = other(pos.to_move);
   const Bitboard<W> captured = gonnect_captures(pos, pos.to_move, p);
@@ -217,11 +244,42 @@ Bitboard<W> gonnect_play(GonnectState<W>& s, int p) {
     s.precapture[1] = pos.stones[1];
   }
   s.ko_key = before;  // the next mover's own previous move made this board
-  s.history.push_back(before);
   s.history_hash ^= mix_board_key(before);
   pos.place(p);
   captured.for_each([&](int q) { pos.toggle_stone(o, q); });
   return captured;
+}
+
+// Plays p for the mover, which must be legal; returns the captured stones.
+// A state that shared its history owns it afterwards.
+template <int W>
+Bitboard<W> gonnect_play(GonnectState<W>& s, int p) {
+  if (s.base) {
+    s.history = s.earlier_boards();
+    s.base = nullptr;
+    s.link = {};
+  }
+  s.history.push_back(s.pos.keys[0]);
+  return gonnect_apply(s, p);
+}
+
+// The state after the mover plays legal p, sharing `parent`'s history
+// rather than copying it: it stays valid while `parent` (and the states
+// parent shares with) live. What the searches build at every node.
+template <int W>
+GonnectState<W> gonnect_child(const GonnectState<W>& parent, int p) {
+  GonnectState<W> s;
+  s.pos = parent.pos;
+  s.variant = parent.variant;
+  s.ko_key = parent.ko_key;
+  s.history_hash = parent.history_hash;
+  s.captured = parent.captured;
+  s.precapture[0] = parent.precapture[0];
+  s.precapture[1] = parent.precapture[1];
+  s.base = parent.base ? parent.base : &parent.history;
+  s.link = {parent.pos.keys[0], parent.base ? &parent.link : nullptr};
+  gonnect_apply(s, p);
+  return s;
 }
 
 // Why an empty point is not open to the mover, for people.

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -117,6 +118,65 @@ TEST_CASE("gonnect solver: random 4x4 positions, with and without captures, matc
   INFO("compared " << compared << ", after a capture " << with_capture << ", skipped " << skipped);
   CHECK(compared >= 25);
   CHECK(with_capture >= 5);
+}
+
+// The search's states share one history per search path (gonnect_child)
+// and compute child keys without building the child: along random games,
+// under both ko rules, a chain of shared states must agree with states that
+// own a copy of their history in everything the rules and the table see.
+TEST_CASE("gonnect solver: shared-history children equal copied ones, keys and all", "[gonnect][solver]") {
+  std::mt19937_64 rng(11);
+  int captures = 0, bans = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    GonnectVariant v;
+    v.ko = trial % 2 ? KoRule::Simple : KoRule::Superko;
+    const int n = 3 + trial % 3;
+    State root = GonnectRules::start(Position<1>::empty(gonnect_geometry<1>(n, v)), v);
+    GonnectRules::play(root, int(rng() % uint64_t(n * n)));  // an owned history under the shared ones
+    // Shared states live in a deque (stable addresses), as on a search's stack.
+    std::deque<State> shared{root};
+    State owned = root;
+    for (int ply = 0; ply < 40; ++ply) {
+      const State& s = shared.back();
+      const Bitboard<1> legal = GonnectRules::placements(owned);
+      REQUIRE(GonnectRules::placements(s) == legal);
+      const GonnectLegality<1> L = gonnect_legality(owned);
+      bans += L.repeat.count();
+      if (legal.none() || GonnectRules::winning(owned, legal).any()) break;
+      std::vector<int> moves;
+      legal.for_each([&](int p) { moves.push_back(p); });
+      const int m = moves[rng() % moves.size()];
+      for (bool merge : {false, true})
+        for (bool symmetry : {false, true}) {
+          GonnectSearch::merge_before_capture = merge;
+          State q = owned;
+          GonnectRules::play(q, m);
+          CHECK(GonnectSearch::child_key(s, m, symmetry) == GonnectSearch::key(q, symmetry));
+          CHECK(GonnectSearch::child_key(owned, m, symmetry) == GonnectSearch::key(q, symmetry));
+        }
+      GonnectSearch::merge_before_capture = false;
+      captures += gonnect_captures(owned.pos, owned.pos.to_move, m).any();
+      shared.push_back(GonnectSearch::child(s, m));
+      GonnectRules::play(owned, m);
+      const State& c = shared.back();
+      CHECK(c.base != nullptr);
+      CHECK(c.history.empty());
+      CHECK(c.earlier_boards() == owned.history);
+      CHECK(c.history_hash == owned.history_hash);
+      CHECK(c.pos == owned.pos);
+      CHECK(GonnectSearch::key(c, false) == GonnectSearch::key(owned, false));
+      // A copy played on owns its history again.
+      State copy = c;
+      if (GonnectRules::placements(copy).any()) {
+        GonnectRules::play(copy, GonnectRules::placements(copy).first());
+        CHECK(copy.base == nullptr);
+        CHECK(copy.history.size() == owned.history.size() + 1);
+      }
+    }
+  }
+  INFO("captures " << captures << ", repetition bans " << bans);
+  CHECK(captures > 20);
+  CHECK(bans > 0);
 }
 
 TEST_CASE("gonnect solver: symmetric positions have equal values and keys", "[gonnect][solver]") {

@@ -87,14 +87,9 @@ class Dfpn {
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
   static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
 
-  State child_position(const State& pos, int move) const {
-    State q = pos;
-    if (move == kPass)
-      Game::pass(q);
-    else
-      Game::play(q, move);
-    return q;
-  }
+  // The child shares what it can with pos (Gonnect: the history), so it is
+  // used only while pos lives: to descend or to evaluate.
+  State child_position(const State& pos, int move) const { return Game::child(pos, move); }
 
   void mid(const State& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
            uint32_t& out_dn) {

@@ -35,6 +35,14 @@ struct KonobiSearch {
   static void pass(State<W>& s) {
     s.pass();
   }
+  // The position after move m (a placement or kPass).
+  template <int W>
+  static State<W> child(const State<W>& s, int m) {
+    State<W> q = s;
+    if (m == kPass) q.pass();
+    else q.place(m);
+    return q;
+  }
   template <int W>
   static uint64_t key(const State<W>& s, bool symmetry) {
     return symmetry ? s.canonical_key() : s.key();
@@ -81,6 +89,7 @@ struct GonnectSearch {
   using State = GonnectState<W>;
 
   static inline std::atomic<uint64_t> hazards{0};
+  static constexpr uint64_t kHistorySalt = 0x476f6e6e656374ull;  // "Gonnect"
   // false (the default, `solve --ghi strict`): the set of earlier boards is
   // in every key, before the first capture too; exact without condition, at
   // the price of the placement phase's transpositions. true: `--ghi merge`.
@@ -112,17 +121,31 @@ struct GonnectSearch {
   }
   template <int W>
   static void pass(State<W>&) {}  // never: moves() has no PassOnly
+  // The state after placement m, sharing s's history (gonnect_child): the
+  // searches descend depth-first, so s outlives it. Never kPass.
+  template <int W>
+  static State<W> child(const State<W>& s, int m) {
+    return gonnect_child(s, m);
+  }
   template <int W>
   static uint64_t key(const State<W>& s, bool symmetry) {
     if (!s.captured && merge_before_capture.load(std::memory_order_relaxed))
       return symmetry ? s.pos.canonical_key() : s.pos.key();
-    return s.pos.key() ^ mix_board_key(s.history_hash ^ 0x476f6e6e656374ull /* "Gonnect" */);
+    return s.pos.key() ^ mix_board_key(s.history_hash ^ kHistorySalt);
   }
+  // key() of the state after placement m, without building it: the board
+  // key after the stone and its captures, and the set of earlier boards
+  // grown by s's board.
   template <int W>
   static uint64_t child_key(const State<W>& s, int m, bool symmetry) {
-    State<W> q = s;
-    gonnect_play(q, m);
-    return key(q, symmetry);
+    const Position<W>& pos = s.pos;
+    const Bitboard<W> cap = gonnect_captures(pos, pos.to_move, m);
+    if (!s.captured && cap.none() && merge_before_capture.load(std::memory_order_relaxed))
+      return symmetry ? pos.canonical_key_after(m) : pos.key_after(m);
+    uint64_t k = pos.key_after(m);
+    const Color o = other(pos.to_move);
+    cap.for_each([&](int q) { k ^= pos.g->zob[o][q][0]; });
+    return k ^ mix_board_key(s.history_hash ^ mix_board_key(pos.keys[0]) ^ kHistorySalt);
   }
   // eval.h's idea with Gonnect's chains: the fewest empty points each side
   // must fill to join a pair of edges it may join (4-connected, ignoring

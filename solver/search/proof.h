@@ -93,12 +93,8 @@ class ProofBuilder {
     }
   }
 
-  State child(const State& s, Move m) const {
-    State q = s;
-    if (m == kPass) Game::pass(q);
-    else Game::play(q, m);
-    return q;
-  }
+  // Shares what it can with s (Gonnect: the history): used only while s lives.
+  State child(const State& s, Move m) const { return Game::child(s, m); }
 
   // Descends into the child after move m (the path names it, for Gonnect).
   template <class F>
