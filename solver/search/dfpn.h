@@ -64,6 +64,9 @@ class Dfpn {
   }
 
   uint64_t nodes() const { return nodes_; }
+  // With opt.parallel, the number of searches now on this root: while it is
+  // 1 the search skips the bookkeeping that only other searches need.
+  void set_company(const std::atomic<int>* searches) { company_ = searches; }
   uint64_t key(const State& p) const { return Game::key(p, opt_.symmetry); }
 
  private:
@@ -97,8 +100,9 @@ class Dfpn {
     // it worth marking positions busy and re-reading siblings that others
     // may have proven. Deeper down that bookkeeping would cost more table
     // traffic than the duplicated work it avoids.
-    const bool shared = opt_.parallel && depth < kSharedDepth;
-    if (opt_.parallel && depth > 0) {
+    const bool parallel = opt_.parallel && (!company_ || company_->load(std::memory_order_relaxed) > 1);
+    const bool shared = parallel && depth < kSharedDepth;
+    if (parallel && depth > 0) {
       const auto f = tt_.probe(k);  // another thread may have settled it since our parent looked
       if (f.hit && (f.pn == 0 || f.dn == 0)) {
         out_pn = f.pn, out_dn = f.dn;
@@ -245,6 +249,7 @@ class Dfpn {
   TranspositionTable& tt_;
   DfpnOptions opt_;
   BigMemory eval_memory_;
+  const std::atomic<int>* company_ = nullptr;
   EvalSlot* eval_cache_ = nullptr;  // zero-filled, and pn 0 marks an empty slot
   const std::atomic<bool>* stop_;
   std::atomic<uint64_t>* progress_;

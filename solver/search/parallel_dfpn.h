@@ -116,6 +116,7 @@ class JobRunner {
   using Clock = std::chrono::steady_clock;
   struct Slot {
     std::atomic<bool> stop{false};
+    std::atomic<int> company{0};  // = searches, read by them without the lock
     bool started = false, ended = false, gave_up = false, proven = false, mover_wins = false;
     int searches = 0, joined = 0;
     uint64_t nodes = 0;
@@ -147,6 +148,7 @@ class JobRunner {
       s.started = true;
       s.t0 = Clock::now();
       s.searches = s.joined = 1;
+      s.company.store(1);
       return {int(next_++), 0};
     }
     int best = -1;
@@ -158,7 +160,7 @@ class JobRunner {
       if (best < 0 || s.searches < slots_[best].searches) best = int(j);
     }
     if (best < 0) return {-1, 0};
-    ++slots_[best].searches;
+    slots_[best].company.store(++slots_[best].searches);
     return {best, slots_[best].joined++};
   }
 
@@ -182,6 +184,7 @@ class JobRunner {
     // Different slack per search of one job: they drift apart sooner.
     o.epsilon = opt_.epsilon * (1.0 + 0.5 * index);
     Dfpn<W, Game> dfpn(tt_, o, &slot.stop, progress_);
+    dfpn.set_company(&slot.company);
     bool proven = false, wins = false;
     try {
       wins = dfpn.solve((*jobs_)[job]);
@@ -212,7 +215,8 @@ class JobRunner {
         slot.mover_wins = wins;
         slot.stop.store(true);  // the other searches on it are done too
       }
-      if (--slot.searches > 0) return;
+      slot.company.store(--slot.searches);
+      if (slot.searches > 0) return;
       slot.ended = true;
       slot.stop.store(true);
       r.job = job;

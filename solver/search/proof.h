@@ -34,7 +34,8 @@ class ProofBuilder {
   using Rules = typename Game::Rules;
   static constexpr bool kGonnect = std::is_same_v<Rules, GonnectRules>;
 
-  ProofBuilder(TranspositionTable& tt, const DfpnOptions& opt) : tt_(tt), opt_(opt) { opt_.parallel = false; }
+  ProofBuilder(TranspositionTable& tt, const DfpnOptions& opt)
+      : tt_(tt), opt_(without_threads(opt)), resolver_(tt, opt_) {}
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
   Proof build(const State& pos, Color winner)
@@ -93,6 +94,11 @@ class ProofBuilder {
     }
   }
 
+  static DfpnOptions without_threads(DfpnOptions o) {
+    o.parallel = false;
+    return o;
+  }
+
   // Shares what it can with s (Gonnect: the history): used only while s lives.
   State child(const State& s, Move m) const { return Game::child(s, m); }
 
@@ -133,10 +139,8 @@ class ProofBuilder {
     // The table lost every winning child: prove them again until one wins.
     for (int i = 0; i < count && best < 0; ++i) {
       auto f = tt_.probe(keys[i]);
-      if (!(f.hit && (f.pn == 0 || f.dn == 0))) {
-        Dfpn<W, Game> search(tt_, opt_);
-        if (!search.solve(child(s, moves[i]))) f.dn = 0, f.hit = true;
-      }
+      if (!(f.hit && (f.pn == 0 || f.dn == 0)))
+        if (!resolver_.solve(child(s, moves[i]))) f.dn = 0, f.hit = true;
       if (f.hit && f.dn == 0) best = moves[i];
     }
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
@@ -164,6 +168,9 @@ class ProofBuilder {
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
+  // One search for every lost child: a fresh one would allocate and clear
+  // its evaluation cache each time, which dominated on small tables.
+  Dfpn<W, Game> resolver_;
   KeySet seen_;  // Konobi only
   std::vector<std::string> path_;  // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;
