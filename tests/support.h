@@ -34,6 +34,18 @@ struct TempDir {
   std::string operator/(const std::string& name) const { return (path / name).string(); }
 };
 
+// The text of an xz-compressed file (the shipped proofs).
+inline std::string decompress(const std::filesystem::path& p) {
+  FILE* pipe = popen(("xz -dc '" + p.string() + "'").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string text;
+  char buf[1 << 16];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, got);
+  REQUIRE(pclose(pipe) == 0);
+  return text;
+}
+
 struct RunResult {
   bool exited = false;  // false: killed by a signal (a crash)
   int status = -1;      // exit status when exited

@@ -4,6 +4,7 @@
 // position named.
 #include <catch2/catch.hpp>
 
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -24,20 +25,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using konobi_test::decompress;
+
 using State = GonnectState<1>;
 const fs::path kResults = fs::path(KONOBI_SOURCE_DIR) / "results";
 constexpr size_t kHeader = 7;  // format line, ko, edges, size, start, winner, entries
-
-std::string decompress(const fs::path& p) {
-  FILE* pipe = popen(("xz -dc '" + p.string() + "'").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string text;
-  char buf[1 << 16];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, got);
-  REQUIRE(pclose(pipe) == 0);
-  return text;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> v;

@@ -12,21 +12,13 @@
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
 #include "solver/verify/proof_checker.h"
+#include "tests/support.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string decompress(const fs::path& p) {
-  FILE* pipe = popen(("xz -dc '" + p.string() + "'").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string text;
-  char buf[1 << 16];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, got);
-  REQUIRE(pclose(pipe) == 0);
-  return text;
-}
+using konobi_test::decompress;
 
 const fs::path kResults = fs::path(KONOBI_SOURCE_DIR) / "results";
 
