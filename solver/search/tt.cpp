@@ -13,7 +13,6 @@ TranspositionTable::TranspositionTable(double megabytes) {
   nbuckets_ = std::bit_floor(size_t(bytes / sizeof(TTBucket)));
   memory_ = allocate_big_zeroed(nbuckets_ * sizeof(TTBucket));
   table_ = static_cast<TTBucket*>(memory_.get());
-  locks_ = std::make_unique<std::atomic_flag[]>(kStripes);
 }
 
 void TranspositionTable::clear() {

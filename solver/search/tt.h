@@ -3,8 +3,10 @@
 // index supplies the low bits, as in Pons' Connect Four table), the proof and
 // disproof numbers, and a log-scale measure of the work spent. Replacement
 // keeps expensive entries: a new entry evicts the cheapest unproven one.
-// Threads lock a bucket through a striped spinlock, so the table holds only
-// consistent entries.
+// Threads lock a bucket through a spin-lock byte inside the bucket itself,
+// so the table holds only consistent entries and taking the lock touches no
+// cache line but the bucket's: with a separate array of locks, every probe
+// pulled a lock line away from the other core.
 #pragma once
 
 #include <algorithm>
@@ -29,9 +31,10 @@ struct TTEntry {
   uint32_t check = 0;  // high 32 bits of the key; 0 with pn == dn == 0 means empty
   uint32_t pn = 0;     // cost to prove that the side to move wins
   uint32_t dn = 0;     // cost to prove that the side to move loses
-  uint16_t work = 0;   // ~ 2 * log2(nodes spent on this position)
+  uint8_t work = 0;    // ~ 2 * log2(nodes spent on this position), at most 128
   int8_t best = -1;    // a winning move once proven, else the last best child
   uint8_t busy = 0;    // threads inside this position now (parallel search)
+  uint8_t lock = 0;    // e[0]'s is the bucket's lock; the others are unused
   bool empty() const { return check == 0 && pn == 0 && dn == 0; }
 };
 static_assert(sizeof(TTEntry) == 16);
@@ -55,8 +58,8 @@ class TranspositionTable {
   };
 
   Found probe(uint64_t key) const {
-    const TTBucket& b = bucket(key);
-    Lock lock(locks_[stripe(key)]);
+    TTBucket& b = bucket(key);
+    Lock lock(b);
     for (const TTEntry& e : b.e)
       if (e.check == check(key) && !e.empty()) return {true, e.pn, e.dn, e.work, e.best, e.busy};
     return {};
@@ -68,13 +71,13 @@ class TranspositionTable {
   // Writes pn/dn/best for key, adding `work_nodes` to its effort.
   void store(uint64_t key, uint32_t pn, uint32_t dn, int8_t best, uint64_t work_nodes) {
     TTBucket& b = bucket(key);
-    Lock lock(locks_[stripe(key)]);
+    Lock lock(b);
     TTEntry* slot = find_or_replace(b, key);
     slot->check = check(key);
     slot->pn = pn;
     slot->dn = dn;
     slot->best = best;
-    slot->work = std::max<uint16_t>(slot->work, work_code(work_nodes));
+    slot->work = std::max<uint8_t>(slot->work, work_code(work_nodes));
     if (pn == 0 || dn == 0) slot->busy = 0;
   }
 
@@ -82,7 +85,7 @@ class TranspositionTable {
   // thread; others read it to steer elsewhere.
   void add_busy(uint64_t key, int delta) {
     TTBucket& b = bucket(key);
-    Lock lock(locks_[stripe(key)]);
+    Lock lock(b);
     for (TTEntry& e : b.e)
       if (e.check == check(key) && !e.empty()) {
         e.busy = uint8_t(std::clamp(int(e.busy) + delta, 0, 255));
@@ -90,7 +93,12 @@ class TranspositionTable {
       }
     if (delta > 0) {
       TTEntry* slot = find_or_replace(b, key);
-      *slot = TTEntry{check(key), 1, 1, 0, -1, uint8_t(delta)};
+      // Field by field: a whole-entry copy would overwrite e[0]'s lock.
+      slot->check = check(key);
+      slot->pn = slot->dn = 1;
+      slot->work = 0;
+      slot->best = -1;
+      slot->busy = uint8_t(delta);
     }
   }
 
@@ -100,25 +108,23 @@ class TranspositionTable {
   // Share of the entries in use, sampled.
   double fill() const;
 
-  static uint16_t work_code(uint64_t nodes) {
-    return nodes == 0 ? 0 : uint16_t(2 * std::bit_width(nodes));
+  static uint8_t work_code(uint64_t nodes) {
+    return nodes == 0 ? 0 : uint8_t(2 * std::bit_width(nodes));
   }
 
  private:
   struct Lock {
-    explicit Lock(std::atomic_flag& f) : f_(f) {
-      while (f_.test_and_set(std::memory_order_acquire))
-        while (f_.test(std::memory_order_relaxed)) {
+    explicit Lock(TTBucket& b) : f_(b.e[0].lock) {
+      while (f_.exchange(1, std::memory_order_acquire))
+        while (f_.load(std::memory_order_relaxed)) {
         }
     }
-    ~Lock() { f_.clear(std::memory_order_release); }
-    std::atomic_flag& f_;
+    ~Lock() { f_.store(0, std::memory_order_release); }
+    std::atomic_ref<uint8_t> f_;
   };
 
   static uint32_t check(uint64_t key) { return uint32_t(key >> 32) | 1; }  // never 0
   TTBucket& bucket(uint64_t key) const { return table_[key & (nbuckets_ - 1)]; }
-  // Derived from the bucket index so that one bucket always has one lock.
-  size_t stripe(uint64_t key) const { return (key & (nbuckets_ - 1)) & (kStripes - 1); }
 
   static TTEntry* find_or_replace(TTBucket& b, uint64_t key) {
     TTEntry* victim = nullptr;
@@ -133,11 +139,9 @@ class TranspositionTable {
     return victim;
   }
 
-  static constexpr size_t kStripes = 1 << 16;
   size_t nbuckets_ = 0;
   BigMemory memory_;
   TTBucket* table_ = nullptr;
-  std::unique_ptr<std::atomic_flag[]> locks_;
 };
 
 }  // namespace konobi
