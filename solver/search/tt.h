@@ -73,6 +73,7 @@ class TranspositionTable {
     TTBucket& b = bucket(key);
     Lock lock(b);
     TTEntry* slot = find_or_replace(b, key);
+    if (slot->check != check(key)) slot->work = 0;  // a replaced entry's work is not ours
     slot->check = check(key);
     slot->pn = pn;
     slot->dn = dn;
