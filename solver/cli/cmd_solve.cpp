@@ -245,7 +245,8 @@ int cmd_solve(const Args& args) {
     ("size,n", po::value<int>(&cfg.size)->required(), "board size, 3 to 8")
     ("threads,t", po::value<int>(&cfg.threads)->default_value(int(std::max(1u, std::thread::hardware_concurrency()))),
      "search threads; they take openings side by side, and join the last ones running")
-    ("tt-mb", po::value<double>(&cfg.tt_mb)->default_value(1024), "transposition table size in MiB")
+    ("tt-mb", po::value<double>(&cfg.tt_mb),
+     "transposition table size in MiB (default 64 up to 4x4, 1024 above; give 6x6 and larger all you can)")
     ("out,o", po::value<std::string>(&cfg.out), "results file (default results/GAME-NxN.json)")
     ("class-limit", po::value<double>(&cfg.class_limit)->default_value(0),
      "give up on a symmetry class after this many seconds and go on (0: no limit)")
@@ -270,6 +271,9 @@ int cmd_solve(const Args& args) {
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
   if (cfg.out.empty()) cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
+  // A big table costs its first touch of every page, which dominates a
+  // solve that takes a fraction of a second.
+  if (!vm.count("tt-mb")) cfg.tt_mb = cfg.size <= 4 ? 64 : 1024;
   cfg.dfpn.symmetry = !no_symmetry;
   cfg.dfpn.evaluate = !no_eval;
   cfg.command = command_line("solve", args);
