@@ -34,12 +34,7 @@ inline const char* edge_rule_name(EdgeRule e) { return e == EdgeRule::Either ? "
 // A splitmix finaliser: the set hash of earlier boards is the xor of this
 // over their keys. Xor of raw Zobrist keys would not do: the keys of boards
 // are themselves xors of stone keys, so distinct sets could cancel.
-constexpr uint64_t mix_board_key(uint64_t k) {
-  k += 0x9e3779b97f4a7c15ull;
-  k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
-  k = (k ^ (k >> 27)) * 0x94d049bb133111ebull;
-  return k ^ (k >> 31);
-}
+constexpr uint64_t mix_board_key(uint64_t k) { return mix64(k + 0x9e3779b97f4a7c15ull); }
 
 // One earlier board in a chain of them, newest first: how the states a
 // search builds share one history per search path (see GonnectState).

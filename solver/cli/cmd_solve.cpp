@@ -122,7 +122,8 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   uint64_t exact_nodes = 0;        // summed from ended searches
   const auto t_start = std::chrono::steady_clock::now();
   const std::vector<int> classes = opening_classes(g);
-  int proven = 0, skipped = 0;  // changed only under the runner's end lock
+  std::atomic<int> proven{0};  // read by the progress line
+  int skipped = 0;             // changed only under the runner's end lock
   std::vector<int> todo;        // unproven classes, in point order (corners, often the hardest, first)
   std::vector<State> jobs;
   for (int rep : classes) {
@@ -132,13 +133,12 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   JobRunner<Game, W> runner(tt, cfg.dfpn, cfg.threads);
   runner.set_progress(&nodes);
   runner.set_job_seconds(cfg.class_limit);
-  std::atomic<int> proven_now{proven};
 
   ProgressReporter reporter(
       [&] {
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
         std::ostringstream s;
-        s << "[" << n << "x" << n << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_now.load()
+        s << "[" << n << "x" << n << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven.load()
           << "/" << classes.size() << " classes proven";
         for (const JobStatus& js : runner.status()) {
           const int c = todo[js.job];
@@ -207,7 +207,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       o.seconds = r.seconds;
     }
     const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
-    proven_now = ++proven;
+    ++proven;
     save();
     if (!cfg.quiet)
       std::cerr << "proved " << point_name(n, rep) << ": " << color_name(winner) << " wins (" << r.nodes << " nodes, "
@@ -217,7 +217,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   runner.run(jobs, &stop_requested(), on_end);
   if (stop_requested().load()) {
     save();
-    std::cerr << "interrupted: " << proven << " of " << classes.size() << " classes proven and saved in " << cfg.out
+    std::cerr << "interrupted: " << proven.load() << " of " << classes.size() << " classes proven and saved in " << cfg.out
               << "; run again with --resume to continue\n";
     return 130;
   }

@@ -90,10 +90,6 @@ class Dfpn {
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
   static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
 
-  // The child shares what it can with pos (Gonnect: the history), so it is
-  // used only while pos lives: to descend or to evaluate.
-  State child_position(const State& pos, int move) const { return Game::child(pos, move); }
-
   void mid(const State& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
            uint32_t& out_dn) {
     // Threads meet near the root, where the big subtrees are: only there is
@@ -127,7 +123,7 @@ class Dfpn {
     Child children[kMaxChildren];
     int count = 0;
     if (nm.kind == NodeKind::PassOnly) {
-      children[count++] = {key(child_position(pos, kPass)), 1, 1, int16_t(kPass), 0};
+      children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0};
     } else {
       nm.moves.for_each([&](int m) {
         children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m)};
@@ -206,7 +202,9 @@ class Dfpn {
       const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
       const uint32_t child_th_pn = sat(uint64_t(th_dn) - dn + c.pn);
       try {
-        mid(child_position(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn);
+        // Children share what they can with pos (Gonnect: the history),
+        // so they are built only while pos lives: to descend or evaluate.
+        mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn);
       } catch (...) {
         if (shared) tt_.add_busy(k, -1);
         throw;
@@ -229,7 +227,7 @@ class Dfpn {
   Estimate cached_estimate(const State& parent, const Child& c) {
     EvalSlot& slot = eval_slot(c.key);
     if (slot.key == c.key && slot.pn != 0) return {slot.pn, slot.dn};
-    const Estimate e = Game::evaluate(child_position(parent, c.move));
+    const Estimate e = Game::evaluate(Game::child(parent, c.move));
     slot = {c.key, uint32_t(e.pn), uint32_t(e.dn)};
     return e;
   }

@@ -10,6 +10,8 @@
 
 #include <oneapi/tbb/parallel_sort.h>
 
+#include "core/types.h"
+
 namespace konobi {
 
 // An open-addressing set of 64-bit keys: either filled by many threads at
@@ -43,7 +45,7 @@ class KeySet {
   }
   bool insert(uint64_t key) {
     const size_t mask = slots_.size() - 1;
-    for (size_t h = mix(key) & mask;; h = (h + 1) & mask) {
+    for (size_t h = mix64(key) & mask;; h = (h + 1) & mask) {
       std::atomic_ref<uint64_t> slot(slots_[h]);
       uint64_t seen = slot.load(std::memory_order_relaxed);
       if (seen == kEmpty) {
@@ -78,16 +80,9 @@ class KeySet {
   }
 
  private:
-  static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  }
   void place(uint64_t key) {
     const size_t mask = slots_.size() - 1;
-    size_t h = mix(key) & mask;
+    size_t h = mix64(key) & mask;
     while (slots_[h] != kEmpty) h = (h + 1) & mask;
     slots_[h] = key;
     count_.fetch_add(1, std::memory_order_relaxed);

@@ -108,7 +108,7 @@ class JobRunner {
     std::lock_guard lock(mutex_);
     std::vector<JobStatus> out;
     for (size_t j = 0; j < slots_.size(); ++j)
-      if (slots_[j].started && !slots_[j].ended) out.push_back({int(j), slots_[j].searches, elapsed(slots_[j])});
+      if (slots_[j].started && !slots_[j].ended) out.push_back({int(j), slots_[j].searches.load(), elapsed(slots_[j])});
     return out;
   }
 
@@ -116,9 +116,10 @@ class JobRunner {
   using Clock = std::chrono::steady_clock;
   struct Slot {
     std::atomic<bool> stop{false};
-    std::atomic<int> company{0};  // = searches, read by them without the lock
+    // Searches on the job now: changed under the lock, read by them without.
+    std::atomic<int> searches{0};
     bool started = false, ended = false, gave_up = false, proven = false, mover_wins = false;
-    int searches = 0, joined = 0;
+    int joined = 0;
     uint64_t nodes = 0;
     Clock::time_point t0;
   };
@@ -148,7 +149,6 @@ class JobRunner {
       s.started = true;
       s.t0 = Clock::now();
       s.searches = s.joined = 1;
-      s.company.store(1);
       return {int(next_++), 0};
     }
     int best = -1;
@@ -160,7 +160,7 @@ class JobRunner {
       if (best < 0 || s.searches < slots_[best].searches) best = int(j);
     }
     if (best < 0) return {-1, 0};
-    slots_[best].company.store(++slots_[best].searches);
+    ++slots_[best].searches;
     return {best, slots_[best].joined++};
   }
 
@@ -184,7 +184,7 @@ class JobRunner {
     // Different slack per search of one job: they drift apart sooner.
     o.epsilon = opt_.epsilon * (1.0 + 0.5 * index);
     Dfpn<W, Game> dfpn(tt_, o, &slot.stop, progress_);
-    dfpn.set_company(&slot.company);
+    dfpn.set_company(&slot.searches);
     bool proven = false, wins = false;
     try {
       wins = dfpn.solve((*jobs_)[job]);
@@ -215,8 +215,7 @@ class JobRunner {
         slot.mover_wins = wins;
         slot.stop.store(true);  // the other searches on it are done too
       }
-      slot.company.store(--slot.searches);
-      if (slot.searches > 0) return;
+      if (--slot.searches > 0) return;
       slot.ended = true;
       slot.stop.store(true);
       r.job = job;

@@ -162,9 +162,8 @@ ProofCheck check_gonnect_proof(const std::string& text) {
     // Entries: the game from the empty board to a position where the winner
     // moves, then the winner's move.
     std::unordered_map<std::string, std::string> moves;
-    const size_t first_entry_line = 8;  // the format line, five fields, `entries`, then the entries
     for (size_t i = 0; i < file.entries.size(); ++i) {
-      const std::string where = "line " + std::to_string(first_entry_line + i) + ": ";
+      const std::string where = "line " + std::to_string(file.entry_line(i)) + ": ";
       std::vector<std::string> tokens = split(file.entries[i]);
       if (tokens.empty()) throw Failure{where + "expected the moves of a game and the winner's move"};
       for (const std::string& t : tokens)

@@ -124,10 +124,9 @@ ProofCheck check_proof(const std::string& text) {
     }
     if (std::to_string(start.n) != size) throw Failure{"the start position is not " + size + "x" + size};
     std::unordered_map<std::string, std::string> moves;
-    const int first_entry_line = 6;  // the format line, three fields, `entries`, then the entries
     for (size_t i = 0; i < file.entries.size(); ++i) {
       const std::string& line = file.entries[i];
-      const std::string where = "line " + std::to_string(first_entry_line + i) + ": ";
+      const std::string where = "line " + std::to_string(file.entry_line(i)) + ": ";
       const size_t cut = line.rfind(' ');
       if (cut == std::string::npos) throw Failure{where + "expected a position and a move"};
       try {

@@ -19,6 +19,9 @@ struct ProofFile {
   std::vector<std::string> entries;                         // the entry lines
 
   std::string to_text() const;
+  // The file's line number of entry i (after the format line, the fields
+  // and `entries K`), for messages.
+  size_t entry_line(size_t i) const { return fields.size() + 3 + i; }
   // The value of a header field; throws std::out_of_range when absent.
   const std::string& field(const std::string& name) const;
 };
