@@ -234,6 +234,33 @@ std::vector<Pos> opening_classes4() {
 
 }  // namespace
 
+TEST_CASE("the per-parent child estimates equal the evaluation of each child", "[solver]") {
+  // df-pn seeds every new child from ChildEstimates; it must give exactly
+  // estimate() of the child (the bench fingerprint relies on it too), on
+  // open boards, crowded ones and ones where a side is cut off.
+  int checked = 0, critical = 0;
+  for (int n = 3; n <= 8; ++n) {
+    const int hi = n * n * 3 / 4;
+    for (const Pos& pos : random_positions(n, 120, 0, hi, 1000u + uint32_t(n))) {
+      const konobi::ChildEstimates<1> estimates(pos);
+      const int before = konobi::connection_distance(pos, konobi::other(pos.to_move));
+      pos.empty_points().for_each([&](int m) {
+        Pos child = pos;
+        child.place(m);
+        const konobi::Estimate want = konobi::estimate(child);
+        const konobi::Estimate got = estimates(m);
+        INFO(show(pos) << " then " << konobi::point_name(n, m));
+        REQUIRE(got.pn == want.pn);
+        REQUIRE(got.dn == want.dn);
+        if (konobi::connection_distance(child, child.to_move) != before) ++critical;
+        ++checked;
+      });
+    }
+  }
+  CHECK(checked > 5000);
+  CHECK(critical > 100);  // the recomputed case was exercised
+}
+
 TEST_CASE("df-pn agrees with alpha-beta on every reachable 3x3 position", "[solver]") {
   int draws = -1;
   const std::vector<Pos> all = reachable_positions(3, draws);

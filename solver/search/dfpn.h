@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "eval.h"
@@ -70,12 +71,6 @@ class Dfpn {
   uint64_t key(const State& p) const { return Game::key(p, opt_.symmetry); }
 
  private:
-  struct EvalSlot {
-    uint64_t key = 0;
-    uint32_t pn = 0, dn = 0;
-  };
-  static constexpr int kEvalCacheBits = 18;  // 4 MiB per thread
-
   // A child is its move, key and numbers; the position itself is rebuilt
   // only to descend or evaluate, so the list stays a few cache lines.
   struct Child {
@@ -140,21 +135,19 @@ class Dfpn {
     }
     // The table probes are the cost of a node: start every cache miss
     // before waiting on the first.
-    if (opt_.evaluate && !eval_cache_) {
-      eval_memory_ = allocate_big_zeroed(sizeof(EvalSlot) << kEvalCacheBits);
-      eval_cache_ = static_cast<EvalSlot*>(eval_memory_.get());
-    }
-    for (int i = 0; i < count; ++i) {
-      tt_.prefetch(children[i].key);
-      if (opt_.evaluate) __builtin_prefetch(&eval_slot(children[i].key));
-    }
+    for (int i = 0; i < count; ++i) tt_.prefetch(children[i].key);
+    // Children the table does not know start from the evaluation. df-pn
+    // comes back to a node many times, by then mostly with known children,
+    // so the estimator's work for the parent is done only when needed.
+    std::optional<typename Game::template ChildEstimates<W>> estimates;
     for (int i = 0; i < count; ++i) {
       Child& c = children[i];
       const auto f = tt_.probe(c.key);
       if (f.hit) {
         c.pn = f.pn, c.dn = f.dn;
       } else if (opt_.evaluate) {
-        const Estimate e = cached_estimate(pos, c);
+        if (!estimates) estimates.emplace(pos);
+        const Estimate e = c.move == kPass ? Game::evaluate(Game::child(pos, kPass)) : (*estimates)(c.move);
         c.pn = e.pn, c.dn = e.dn;
       }
     }
@@ -220,20 +213,6 @@ class Dfpn {
     return -1;
   }
 
-  // df-pn re-enters a node many times as its thresholds grow, and each time
-  // its unexpanded children would be evaluated again: a small per-thread
-  // cache of evaluations avoids that without filling the shared table with
-  // positions that were never searched.
-  Estimate cached_estimate(const State& parent, const Child& c) {
-    EvalSlot& slot = eval_slot(c.key);
-    if (slot.key == c.key && slot.pn != 0) return {slot.pn, slot.dn};
-    const Estimate e = Game::evaluate(Game::child(parent, c.move));
-    slot = {c.key, uint32_t(e.pn), uint32_t(e.dn)};
-    return e;
-  }
-
-  EvalSlot& eval_slot(uint64_t k) { return eval_cache_[k & ((size_t(1) << kEvalCacheBits) - 1)]; }
-
   // Placements near the centre and next to the mover's own stones first.
   static uint16_t move_order(const Position<W>& pos, int m) {
     const Geometry<W>& g = *pos.g;
@@ -246,9 +225,7 @@ class Dfpn {
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  BigMemory eval_memory_;
   const std::atomic<int>* company_ = nullptr;
-  EvalSlot* eval_cache_ = nullptr;  // zero-filled, and pn 0 marks an empty slot
   const std::atomic<bool>* stop_;
   std::atomic<uint64_t>* progress_;
   uint64_t nodes_ = 0;

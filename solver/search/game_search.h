@@ -14,6 +14,18 @@
 
 namespace konobi {
 
+// The evaluation of each child of a state, child by child: for a game
+// without a cheaper way (eval.h's ChildEstimates is Konobi's).
+template <class Game, int W>
+class EvaluateEachChild {
+ public:
+  explicit EvaluateEachChild(const typename Game::template State<W>& s) : s_(s) {}
+  Estimate operator()(int m) const { return Game::evaluate(Game::child(s_, m)); }
+
+ private:
+  const typename Game::template State<W>& s_;
+};
+
 struct KonobiSearch {
   using Rules = KonobiRules;
   // LoseNow: every move lets the opponent win at once (a loss in 2 plies).
@@ -56,6 +68,9 @@ struct KonobiSearch {
   static Estimate evaluate(const State<W>& s) {
     return estimate(s);
   }
+  // evaluate() of each child of one state, for the placements.
+  template <int W>
+  using ChildEstimates = konobi::ChildEstimates<W>;
   template <int W>
   static const Position<W>& board(const State<W>& s) {
     return s;
@@ -155,6 +170,8 @@ struct GonnectSearch {
     const int mine = distance(s, s.pos.to_move), theirs = distance(s, other(s.pos.to_move));
     return {uint32_t(std::max(1, mine)), uint32_t(std::max(1, theirs))};
   }
+  template <int W>
+  using ChildEstimates = EvaluateEachChild<GonnectSearch, W>;
   template <int W>
   static int distance(const State<W>& s, Color c) {
     const Geometry<W>& g = *s.pos.g;
