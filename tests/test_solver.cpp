@@ -234,6 +234,33 @@ std::vector<Pos> opening_classes4() {
 
 }  // namespace
 
+TEST_CASE("the searched moves are exactly the placements that do not let the opponent win at once", "[solver]") {
+  // node_moves drops a placement when the opponent could then complete a
+  // chain; df-pn, alpha-beta and the proofs rely on it dropping nothing else.
+  int positions = 0, dropped = 0, lost = 0;
+  for (int n = 3; n <= 7; ++n) {
+    for (const Pos& pos : random_positions(n, 150, 2, n * n * 3 / 4, 500u + uint32_t(n))) {
+      const auto nm = konobi::node_moves(pos);
+      if (nm.kind == konobi::NodeKind::WinNow || nm.kind == konobi::NodeKind::PassOnly) continue;
+      ++positions;
+      if (nm.kind == konobi::NodeKind::LoseNow) ++lost;
+      konobi::konobi_legal_placements(pos).for_each([&](int m) {
+        Pos child = pos;
+        child.place(m);
+        const bool opponent_wins_at_once =
+            (konobi::konobi_legal_placements(child) & konobi::connecting_points(child, child.to_move)).any();
+        const bool kept = nm.kind == konobi::NodeKind::Search && nm.moves.test(m);
+        INFO(show(pos) << " then " << konobi::point_name(n, m));
+        REQUIRE(kept == !opponent_wins_at_once);
+        if (!kept) ++dropped;
+      });
+    }
+  }
+  CHECK(positions > 300);
+  CHECK(dropped > 100);
+  CHECK(lost > 0);
+}
+
 TEST_CASE("the per-parent child estimates equal the evaluation of each child", "[solver]") {
   // df-pn seeds every new child from ChildEstimates; it must give exactly
   // estimate() of the child (the bench fingerprint relies on it too), on

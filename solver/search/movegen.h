@@ -1,7 +1,7 @@
 // The moves worth searching in a position, with the cheap exact shortcuts
-// that make small-board proofs small: an immediate win ends the node; when
-// the opponent threatens to win next move, only moves that can stop every
-// threat are kept (all others lose at once).
+// that make small-board proofs small: an immediate win ends the node; moves
+// that let the opponent win next move are dropped (when the opponent
+// threatens to win, that leaves only moves that stop every threat).
 #pragma once
 
 #include <stdexcept>
@@ -56,8 +56,25 @@ NodeMoves<W> node_moves(const Position<W>& pos) {
     r.win = wins.first();
     return r;
   }
-  const Bitboard<W> threats = konobi_legality(pos, opp).legal & connecting_points(pos, opp);
+  const Legality<W> theirs = konobi_legality(pos, opp);
+  const Bitboard<W> their_wins = connecting_points(pos, opp);
+  const Bitboard<W> threats = theirs.legal & their_wins;
   r.moves = threats.any() ? legal & threat_stoppers(*pos.g, threats) : legal;
+  // A placement after which the opponent can complete a chain loses at
+  // once: drop it here rather than search a child to find that out. Such a
+  // placement leaves a threat standing (a stopper beside a threat need not
+  // make it a crosscut), or it fills an empty point that was the opponent's
+  // "free" alternative, so that a point the weak-connection rule barred
+  // becomes legal for them. Nothing else can hand them a win: our stone
+  // never joins their chains, and apart from that it only adds crosscuts.
+  const Bitboard<W> opened = their_wins & theirs.weak_illegal;
+  const Bitboard<W> suspects = threats.any() ? r.moves : opened.any() ? r.moves & theirs.free : Bitboard<W>{};
+  suspects.for_each([&](int p) {
+    Position<W> after = pos;  // the stones alone: legality reads no keys
+    after.stones[pos.to_move] |= Bitboard<W>::single(p);
+    if ((konobi_legality(after, opp).legal & their_wins).minus(Bitboard<W>::single(p)).any())
+      r.moves = r.moves.minus(Bitboard<W>::single(p));
+  });
   if (r.moves.none()) r.kind = NodeKind::LoseNow;
   return r;
 }
