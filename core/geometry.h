@@ -57,7 +57,7 @@ struct Geometry {
   // phrased with this one primitive, which is what lets them run on all
   // points at once.
   template <int DX, int DY>
-  Bitboard<W> at(const Bitboard<W>& b) const {
+  [[gnu::always_inline]] Bitboard<W> at(const Bitboard<W>& b) const {
     const int k = DY * n + DX;
     Bitboard<W> r = k > 0 ? b.shr(k) : b.shl(-k);
     if constexpr (DX == 1) r &= not_last_col;
@@ -67,11 +67,11 @@ struct Geometry {
   }
 
   // b with its 8-neighbourhood: the growth step of a chain flood fill.
-  Bitboard<W> grow8(const Bitboard<W>& b) const {
+  [[gnu::always_inline]] Bitboard<W> grow8(const Bitboard<W>& b) const {
     Bitboard<W> h = b | at<1, 0>(b) | at<-1, 0>(b);
     return h | at<0, 1>(h) | at<0, -1>(h);
   }
-  Bitboard<W> orth_neighbours(const Bitboard<W>& b) const {
+  [[gnu::always_inline]] Bitboard<W> orth_neighbours(const Bitboard<W>& b) const {
     return at<1, 0>(b) | at<-1, 0>(b) | at<0, 1>(b) | at<0, -1>(b);
   }
   // The stones of `stones` joined to `seed` by repeated grow() steps: the

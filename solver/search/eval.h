@@ -80,7 +80,7 @@ class ChildEstimates {
     const Geometry<W>& g = *pos.g;
     const Color mover = pos.to_move, opp = other(mover);
     const Bitboard<W> empty = pos.empty_points();
-    Bitboard<W> lo[kLayers], hi[kLayers];
+    Layers lo, hi;
     int nlo = 0, nhi = 0;
     // The placer: per point, the cost from each edge (an empty point joins
     // reach[d] at d = its cost), kept as bit planes of the set "cost <= d".
@@ -121,6 +121,17 @@ class ChildEstimates {
 
  private:
   static constexpr int kLayers = W * 64 + 1;
+  // Reach sets, each written before it is read. Left uninitialised: clearing
+  // two arrays sized for the largest distance cost more per node than
+  // filling the few layers a small board uses.
+  struct Layers {
+    Layers() {}
+    Bitboard<W>& operator[](int d) { return at[d]; }
+    operator Bitboard<W>*() { return at; }
+    union {
+      Bitboard<W> at[kLayers];
+    };
+  };
 
   // Colour c's distance, with the reach sets from its lo edge and from its
   // hi edge (n of each).
@@ -138,7 +149,7 @@ class ChildEstimates {
   const Position<W>& pos_;
   int mover_dist_ = 0, opp_dist_ = 0, improve_ = 0;
   Bitboard<W> improved_, critical_;
-  uint8_t better_[W * 64] = {};
+  uint8_t better_[W * 64];  // read only where improved_ is set
 };
 
 }  // namespace konobi
