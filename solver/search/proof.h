@@ -168,8 +168,8 @@ class ProofBuilder {
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  // One search for every lost child: a fresh one would allocate and clear
-  // its evaluation cache each time, which dominated on small tables.
+  // One search for every lost child, so that re-proving many small ones
+  // (on small tables) costs no set-up per child.
   Dfpn<W, Game> resolver_;
   KeySet seen_;  // Konobi only
   std::vector<std::string> path_;  // Gonnect: the game from the empty board
