@@ -30,10 +30,10 @@ struct Legality {
   Bitboard<W> guarded;       // c stones that have a free orthogonal neighbour
 };
 
+// For the colour whose stones are C, against the opponent's O: the rules
+// read nothing but the two stone sets.
 template <int W>
-Legality<W> konobi_legality(const Position<W>& pos, Color c) {
-  const Geometry<W>& g = *pos.g;
-  const Bitboard<W> C = pos.stones[c], O = pos.stones[other(c)];
+Legality<W> konobi_legality(const Geometry<W>& g, const Bitboard<W>& C, const Bitboard<W>& O) {
   const Bitboard<W> E = g.board.minus(C | O);
   const Bitboard<W> cE = g.template at<1, 0>(C), cW = g.template at<-1, 0>(C);
   const Bitboard<W> cN = g.template at<0, 1>(C), cS = g.template at<0, -1>(C);
@@ -56,6 +56,11 @@ Legality<W> konobi_legality(const Position<W>& pos, Color c) {
                     (g.template at<1, -1>(C) & oE & oS) | (g.template at<-1, -1>(C) & oW & oS));
   r.legal = E.minus(r.weak_illegal | r.crosscut);
   return r;
+}
+
+template <int W>
+Legality<W> konobi_legality(const Position<W>& pos, Color c) {
+  return konobi_legality(*pos.g, pos.stones[c], pos.stones[other(c)]);
 }
 
 // Legal placements for the side to move. Empty means the mover must pass.

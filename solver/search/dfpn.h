@@ -145,9 +145,12 @@ class Dfpn {
       const auto f = tt_.probe(c.key);
       if (f.hit) {
         c.pn = f.pn, c.dn = f.dn;
+      } else if (opt_.evaluate && c.move == kPass) {
+        const Estimate e = Game::evaluate(Game::child(pos, kPass));
+        c.pn = e.pn, c.dn = e.dn;
       } else if (opt_.evaluate) {
         if (!estimates) estimates.emplace(pos);
-        const Estimate e = c.move == kPass ? Game::evaluate(Game::child(pos, kPass)) : (*estimates)(c.move);
+        const Estimate e = (*estimates)(c.move);
         c.pn = e.pn, c.dn = e.dn;
       }
     }

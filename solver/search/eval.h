@@ -85,21 +85,21 @@ class ChildEstimates {
     // The placer: per point, the cost from each edge (an empty point joins
     // reach[d] at d = its cost), kept as bit planes of the set "cost <= d".
     mover_dist_ = layers(mover, empty, lo, hi, nlo, nhi);
-    improve_ = std::min(mover_dist_, g.cells);
     for (int a = 1; a < nlo; ++a) {
       const Bitboard<W> at_a = (lo[a].minus(lo[a - 1])) & empty;
       if (at_a.none()) continue;
-      for (int b = 1; b < nhi && a + b - 2 < improve_; ++b) {
+      for (int b = 1; b < nhi && a + b - 2 < mover_dist_; ++b) {
         const Bitboard<W> at_ab = at_a & hi[b].minus(hi[b - 1]);
         at_ab.for_each([&](int p) { better_[p] = uint8_t(a + b - 2); });
         improved_ |= at_ab;
       }
     }
     // The other side: the empty points that every shortest path needs.
+    // Not cut off, both searches stop at layer D (the distance is the same
+    // from either edge), so layers 0..D exist on both sides.
     opp_dist_ = layers(opp, empty, lo, hi, nlo, nhi);
     if (opp_dist_ < g.cells) {
       for (int k = 1; k <= opp_dist_; ++k) {
-        if (k >= nlo || opp_dist_ + 1 - k >= nhi) continue;
         const Bitboard<W> on = (lo[k].minus(lo[k - 1])) & (hi[opp_dist_ + 1 - k].minus(hi[opp_dist_ - k])) & empty;
         if (on.count() == 1) critical_ |= on;
       }
@@ -108,7 +108,7 @@ class ChildEstimates {
 
   // estimate() of the position after the mover places at m.
   Estimate operator()(int m) const {
-    const int mine = improved_.test(m) ? std::min<int>(mover_dist_, better_[m]) : mover_dist_;
+    const int mine = improved_.test(m) ? better_[m] : mover_dist_;
     int theirs = opp_dist_;
     if (critical_.test(m)) {
       Position<W> child = pos_;
@@ -147,9 +147,9 @@ class ChildEstimates {
   }
 
   const Position<W>& pos_;
-  int mover_dist_ = 0, opp_dist_ = 0, improve_ = 0;
+  int mover_dist_ = 0, opp_dist_ = 0;
   Bitboard<W> improved_, critical_;
-  uint8_t better_[W * 64];  // read only where improved_ is set
+  uint8_t better_[W * 64];  // below mover_dist_; read only where improved_ is set
 };
 
 }  // namespace konobi

@@ -69,11 +69,11 @@ NodeMoves<W> node_moves(const Position<W>& pos) {
   // never joins their chains, and apart from that it only adds crosscuts.
   const Bitboard<W> opened = their_wins & theirs.weak_illegal;
   const Bitboard<W> suspects = threats.any() ? r.moves : opened.any() ? r.moves & theirs.free : Bitboard<W>{};
+  const Bitboard<W>& ours = pos.stones[pos.to_move];
   suspects.for_each([&](int p) {
-    Position<W> after = pos;  // the stones alone: legality reads no keys
-    after.stones[pos.to_move] |= Bitboard<W>::single(p);
-    if ((konobi_legality(after, opp).legal & their_wins).minus(Bitboard<W>::single(p)).any())
-      r.moves = r.moves.minus(Bitboard<W>::single(p));
+    const Bitboard<W> at = Bitboard<W>::single(p);
+    if ((konobi_legality(*pos.g, pos.stones[opp], ours | at).legal & their_wins).minus(at).any())
+      r.moves = r.moves.minus(at);
   });
   if (r.moves.none()) r.kind = NodeKind::LoseNow;
   return r;
