@@ -59,6 +59,8 @@ State start_state(int n, const std::vector<int>& game, GonnectVariant v) {
 struct Solved {
   bool mover_wins;
   std::string text;
+  size_t entries;  // in the text
+  size_t counted;  // by ProofBuilder::size, without a text
 };
 Solved solve_and_prove(int n, const std::vector<int>& game, GonnectVariant v, bool merge = false,
                        bool symmetry = true) {
@@ -70,9 +72,14 @@ Solved solve_and_prove(int n, const std::vector<int>& game, GonnectVariant v, bo
   opt.max_nodes = 5'000'000;  // a safety net: these take thousands
   const bool mover_wins = solve_game_position<GonnectSearch, 1>(s, tt, opt, 1, nullptr).mover_wins;
   const Color winner = mover_wins ? s.pos.to_move : other(s.pos.to_move);
-  const std::string text = ProofBuilder<1, GonnectSearch>(tt, opt).build(s, winner, game).to_text();
+  const Proof proof = ProofBuilder<1, GonnectSearch>(tt, opt).build(s, winner, game);
+  // Counted on a table of its own, solved alike: building may re-solve
+  // children the table lost, which changes the table.
+  TranspositionTable tt2(16);
+  solve_game_position<GonnectSearch, 1>(s, tt2, opt, 1, nullptr);
+  const size_t counted = ProofBuilder<1, GonnectSearch>(tt2, opt).size(s, winner);
   GonnectSearch::merge_before_capture = false;
-  return {mover_wins, text};
+  return {mover_wins, proof.to_text(), proof.entries.size(), counted};
 }
 
 // The winner's legal placements at an entry, by the simple rules (the
@@ -139,6 +146,7 @@ TEST_CASE("gonnect proofs: the solver's proofs of every 3x3 opening pass, both e
         CHECK(c.edges == edge_rule_name(edges));
         CHECK(c.winner == (s.mover_wins ? "white" : "black"));
         CHECK(c.start == point_name(3, p));
+        CHECK(s.counted == s.entries);
       }
     }
   }

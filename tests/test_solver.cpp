@@ -806,3 +806,26 @@ TEST_CASE("corrupt results files are refused", "[solver]") {
     CHECK_THROWS_WITH(konobi::Results::from_json("{", "results/konobi-5x5.json"), Contains("results/konobi-5x5.json"));
   }
 }
+
+TEST_CASE("a proof's size without its text is the number of entries build() writes", "[solver][proof]") {
+  std::vector<Pos> positions = openings4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 3 : 12, 10, 14, 777u);
+  positions.insert(positions.end(), mid.begin(), mid.end());
+  for (const Pos& pos : positions) {
+    // Two tables solved alike, one each: building may re-solve children the
+    // table lost, which changes the table.
+    konobi::TranspositionTable tt(16), tt2(16);
+    const konobi::DfpnOptions opt;
+    const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+    REQUIRE(solved.has_value());
+    REQUIRE(dfpn_wins(pos, tt2, opt, 1) == solved);
+    const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+    const size_t counted = konobi::ProofBuilder<1>(tt2, opt).size(pos, winner);
+    konobi::ProofBuilder<1> builder(tt, opt);
+    const konobi::Proof proof = builder.build(pos, winner);
+    INFO(show(pos));
+    CHECK(counted == proof.entries.size());
+    // A builder remembers what it wrote, so a second walk would skip it.
+    CHECK_THROWS_AS(builder.size(pos, winner), std::logic_error);
+  }
+}

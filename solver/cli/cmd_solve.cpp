@@ -184,14 +184,19 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     const Color winner = r.mover_wins ? White : Black;
     std::vector<Move> pv = game_principal_variation<Game, W>(pos, tt, cfg.dfpn.symmetry, 4 * g.cells);
     const auto t_proof = std::chrono::steady_clock::now();
-    Proof proof;
-    if constexpr (gonnect) proof = ProofBuilder<W, Game>(tt, cfg.dfpn).build(pos, winner, {rep});
-    else proof = ProofBuilder<W, Game>(tt, cfg.dfpn).build(pos, winner);
-    const uint64_t proof_size = proof.entries.size();
-    if (!cfg.proof_dir.empty())
+    uint64_t proof_size = 0;
+    ProofBuilder<W, Game> builder(tt, cfg.dfpn);
+    if (cfg.proof_dir.empty()) {
+      proof_size = builder.size(pos, winner);
+    } else {
+      Proof proof;
+      if constexpr (gonnect) proof = builder.build(pos, winner, {rep});
+      else proof = builder.build(pos, winner);
+      proof_size = proof.entries.size();
       write_file_atomically(cfg.proof_dir + "/" + Rules::name + "-" + std::to_string(n) + "x" + std::to_string(n) + "-" +
                                 point_name(n, rep) + ".proof",
                             proof.to_text());
+    }
     // Every point of the class, with moves mapped by the same symmetry.
     for (int p = 0; p < g.cells; ++p) {
       if (opening_representative(g, p) != rep) continue;

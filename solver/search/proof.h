@@ -49,6 +49,15 @@ class ProofBuilder {
     return run(proof, pos, winner);
   }
 
+  // The number of entries build() would write for a proven position, with
+  // the same choices, without formatting them: a solve that writes no
+  // proofs still reports their size.
+  size_t size(const State& s, Color winner) {
+    entries_ = nullptr;
+    walk(s, winner);
+    return count_;
+  }
+
   // Gonnect. s must be a proven position, reached from the empty board by
   // the placements `game` (the proof names it by them, so that the checker
   // knows every earlier board), with no pie swap on offer.
@@ -72,9 +81,16 @@ class ProofBuilder {
  private:
   Proof run(Proof& proof, const State& s, Color winner) {
     entries_ = &proof.entries;
+    walk(s, winner);
+    return std::move(proof);
+  }
+
+  // A builder remembers the positions it has written: it serves one walk.
+  void walk(const State& s, Color winner) {
+    if (walked_) throw std::logic_error("a proof builder builds one proof");
+    walked_ = true;
     if (Game::board(s).to_move == winner) winner_node(s);
     else loser_node(s);
-    return std::move(proof);
   }
 
   // Konobi positions met again are skipped; Gonnect has none (a tree).
@@ -84,6 +100,8 @@ class ProofBuilder {
   }
 
   void record(const State& s, Move m) {
+    ++count_;
+    if (!entries_) return;
     const int n = Game::board(s).size();
     if constexpr (kGonnect) {
       std::string line;
@@ -105,9 +123,11 @@ class ProofBuilder {
   // Descends into the child after move m (the path names it, for Gonnect).
   template <class F>
   void descend(const State& s, Move m, F&& node) {
-    if constexpr (kGonnect) path_.push_back(move_name(Game::board(s).size(), m));
+    if constexpr (kGonnect)
+      if (entries_) path_.push_back(move_name(Game::board(s).size(), m));
     node(child(s, m));
-    if constexpr (kGonnect) path_.pop_back();
+    if constexpr (kGonnect)
+      if (entries_) path_.pop_back();
   }
 
   void winner_node(const State& s) {
@@ -173,7 +193,9 @@ class ProofBuilder {
   Dfpn<W, Game> resolver_;
   KeySet seen_;  // Konobi only
   std::vector<std::string> path_;  // Gonnect: the game from the empty board
-  std::vector<std::string>* entries_ = nullptr;
+  std::vector<std::string>* entries_ = nullptr;  // null: count only
+  size_t count_ = 0;
+  bool walked_ = false;
 };
 
 }  // namespace konobi
