@@ -677,6 +677,29 @@ TEST_CASE("proofs of 5x5 middle games pass the independent checker", "[solver]")
   CHECK(black + white == int(sample.size()));
 }
 
+TEST_CASE("a proof is built even when the table has lost the solve", "[solver][proof]") {
+  // Cleared after solving: every winning move is found again by the
+  // builder's budgeted re-searches. A table of a few buckets: most of the
+  // solve is lost, the rest may mislead nothing.
+  for (const double mb : {16.0, 0.01}) {
+    for (const char* name : {"a1", "b2"}) {
+      const Pos pos = opening(4, konobi::parse_point(4, name));
+      konobi::TranspositionTable tt(mb);
+      const konobi::DfpnOptions opt;
+      const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+      REQUIRE(solved.has_value());
+      if (mb > 1) tt.clear();
+      const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+      const konobi::Proof proof = konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
+      const auto c = konobi::check_proof(proof.to_text());
+      INFO(name << " with " << mb << " MB: " << c.message);
+      CHECK(c.ok);
+      CHECK(c.winner == (winner == konobi::Black ? "black" : "white"));
+      CHECK(c.entries == proof.entries.size());
+    }
+  }
+}
+
 TEST_CASE("tampered 4x4 proofs are rejected", "[solver]") {
   // b2: an interior opening, so the proof has many entries.
   const std::string text = build_proof(opening(4, konobi::parse_point(4, "b2")));

@@ -156,16 +156,45 @@ class ProofBuilder {
       const auto f = tt_.probe(keys[i]);
       if (f.hit && f.dn == 0 && f.work < best_work) best = moves[i], best_work = f.work;
     }
-    // The table lost every winning child: prove them again until one wins.
-    for (int i = 0; i < count && best < 0; ++i) {
-      auto f = tt_.probe(keys[i]);
-      if (!(f.hit && (f.pn == 0 || f.dn == 0)))
-        if (!resolver_.solve(child(s, moves[i]))) f.dn = 0, f.hit = true;
-      if (f.hit && f.dn == 0) best = moves[i];
-    }
+    if (best < 0) best = prove_again(s, moves, keys, count);
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
     record(s, best);
     descend(s, best, [&](const State& q) { loser_node(q); });
+  }
+
+  // The table lost every winning child of s. The move s's own entry names,
+  // if it is still there, is the one the search proved; otherwise every
+  // child is searched again with a node budget that grows eightfold, so
+  // that a cheap win is found before any costly refutation of a child that
+  // does not win.
+  Move prove_again(const State& s, const Move* moves, const uint64_t* keys, int count) {
+    const auto own = tt_.probe(Game::key(s, opt_.symmetry));
+    if (own.hit && own.pn == 0)
+      for (int i = 0; i < count; ++i)
+        if (moves[i] == own.best && !resolver_.solve(child(s, moves[i]))) return moves[i];
+    bool open[64];
+    int left = count;
+    for (int i = 0; i < count; ++i) open[i] = true;
+    for (uint64_t budget = 256; left > 0; budget *= 8) {
+      for (int i = 0; i < count; ++i) {
+        if (!open[i]) continue;
+        const auto f = tt_.probe(keys[i]);
+        if (f.hit && f.dn == 0) return moves[i];
+        if (f.hit && f.pn == 0) {
+          open[i] = false, --left;
+          continue;
+        }
+        DfpnOptions o = opt_;
+        o.max_nodes = budget;
+        Dfpn<W, Game> limited(tt_, o);
+        try {
+          if (!limited.solve(child(s, moves[i]))) return moves[i];
+          open[i] = false, --left;
+        } catch (const SearchStopped&) {
+        }
+      }
+    }
+    return -1;
   }
 
   void loser_node(const State& s) {
