@@ -680,7 +680,7 @@ TEST_CASE("proofs of 5x5 middle games pass the independent checker", "[solver]")
 TEST_CASE("a proof is built even when the table has lost the solve", "[solver][proof]") {
   // Cleared after solving: every winning move is found again by the
   // builder's budgeted re-searches. A table of a few buckets: most of the
-  // solve is lost, the rest may mislead nothing.
+  // solve is lost along the way and proven again piece by piece.
   for (const double mb : {16.0, 0.01}) {
     for (const char* name : {"a1", "b2"}) {
       const Pos pos = opening(4, konobi::parse_point(4, name));

@@ -35,7 +35,7 @@ class ProofBuilder {
   static constexpr bool kGonnect = std::is_same_v<Rules, GonnectRules>;
 
   ProofBuilder(TranspositionTable& tt, const DfpnOptions& opt)
-      : tt_(tt), opt_(without_threads(opt)), resolver_(tt, opt_) {}
+      : tt_(tt), opt_(without_threads(opt)) {}
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
   Proof build(const State& pos, Color winner)
@@ -171,7 +171,7 @@ class ProofBuilder {
     const auto own = tt_.probe(Game::key(s, opt_.symmetry));
     if (own.hit && own.pn == 0)
       for (int i = 0; i < count; ++i)
-        if (moves[i] == own.best && !resolver_.solve(child(s, moves[i]))) return moves[i];
+        if (moves[i] == own.best && wins_by(s, moves[i], 0)) return moves[i];
     bool open[64];
     int left = count;
     for (int i = 0; i < count; ++i) open[i] = true;
@@ -184,17 +184,23 @@ class ProofBuilder {
           open[i] = false, --left;
           continue;
         }
-        DfpnOptions o = opt_;
-        o.max_nodes = budget;
-        Dfpn<W, Game> limited(tt_, o);
         try {
-          if (!limited.solve(child(s, moves[i]))) return moves[i];
+          if (wins_by(s, moves[i], budget)) return moves[i];
           open[i] = false, --left;
         } catch (const SearchStopped&) {
         }
       }
     }
     return -1;
+  }
+
+  // Whether s's mover wins by m, proven again on the table; throws
+  // SearchStopped past `budget` nodes (0: the caller's limit, if any). A
+  // search is a few words, so each re-proof gets its own.
+  bool wins_by(const State& s, Move m, uint64_t budget) {
+    DfpnOptions o = opt_;
+    if (budget) o.max_nodes = budget;
+    return !Dfpn<W, Game>(tt_, o).solve(child(s, m));
   }
 
   void loser_node(const State& s) {
@@ -217,9 +223,6 @@ class ProofBuilder {
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  // One search for every lost child, so that re-proving many small ones
-  // (on small tables) costs no set-up per child.
-  Dfpn<W, Game> resolver_;
   KeySet seen_;  // Konobi only
   std::vector<std::string> path_;  // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;  // null: count only
