@@ -304,6 +304,11 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
     require_usage_error(run_konobi({"solve", "--size", "4", "--threads", "-3", "--out", out}), "--threads");
     CHECK_FALSE(fs::exists(out));
   }
+  SECTION("a replay budget out of range") {
+    require_usage_error(run_konobi({"solve", "--size", "4", "--simulation", "-1", "--out", out}), "--simulation");
+    require_usage_error(run_konobi({"bench", "--simulation", "100001"}), "--simulation");
+    CHECK_FALSE(fs::exists(out));
+  }
   SECTION("a table too small for one bucket") {
     const Run r = run_konobi({"solve", "--size", "4", "--tt-mb", "0.00001", "--out", out});
     require_status(r, 2);

@@ -416,7 +416,7 @@ TEST_CASE("alpha-beta gives the same exact scores when its table is reused", "[s
   }
 }
 
-TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation or table size", "[solver]") {
+TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation, simulation or table size", "[solver]") {
   std::vector<Pos> positions = kSanitize ? opening_classes4() : openings4();
   const std::vector<Pos> mid = random_positions(5, kSanitize ? 6 : 40, 10, 14, 777u);
   REQUIRE(!mid.empty());
@@ -428,10 +428,12 @@ TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation or t
   for (int threads : {1, 2})
     for (bool symmetry : {true, false})
       for (bool evaluate : {true, false})
-        for (double mb : {0.01, 256.0}) {
+        for (double mb : {0.01, 256.0})
+          for (int simulation : {konobi::DfpnOptions{}.simulation, 0}) {
           konobi::DfpnOptions opt;
           opt.symmetry = symmetry;
           opt.evaluate = evaluate;
+          opt.simulation = simulation;
           // A tiny table of 0.01 MB (128 buckets): fresh for every position,
           // so every search runs under heavy replacement. The large one is
           // shared by all positions of a configuration.
@@ -447,8 +449,8 @@ TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation or t
               bad.push_back(show(positions[i]) + ": df-pn says " + verdict(got) + ", alpha-beta " +
                             (expected[i] ? "win" : "loss"));
           }
-          INFO("threads " << threads << ", symmetry " << symmetry << ", evaluation " << evaluate << ", table "
-                          << mb << " MB");
+          INFO("threads " << threads << ", symmetry " << symmetry << ", evaluation " << evaluate << ", simulation "
+                          << simulation << ", table " << mb << " MB");
           INFO(join(bad));
           CHECK(bad.empty());
         }
@@ -677,6 +679,37 @@ TEST_CASE("proofs of 5x5 middle games pass the independent checker", "[solver]")
   CHECK(black + white == int(sample.size()));
 }
 
+TEST_CASE("simulation proves moves by a sibling's refutation, in fewer nodes", "[solver]") {
+  // The 4x4 opening classes and random 5x5 middle games, each from an empty
+  // table, with replays and without: the same verdicts (the test above
+  // checks them against alpha-beta), children proven by replay, fewer
+  // nodes in all, and proofs that use the replayed positions pass the
+  // independent checker.
+  std::vector<Pos> positions = opening_classes4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 4 : 20, 8, 12, 9090u);
+  positions.insert(positions.end(), mid.begin(), mid.end());
+  uint64_t nodes_with = 0, nodes_without = 0, simulated = 0;
+  for (const Pos& pos : positions) {
+    konobi::DfpnOptions with, without;
+    without.simulation = 0;
+    REQUIRE(with.simulation > 0);
+    konobi::TranspositionTable tt_with(16), tt_without(16);
+    konobi::Dfpn<1> a(tt_with, with), b(tt_without, without);
+    const bool wins = a.solve(pos);
+    INFO(show(pos));
+    CHECK(wins == b.solve(pos));
+    CHECK(b.simulated() == 0);
+    nodes_with += a.nodes(), nodes_without += b.nodes(), simulated += a.simulated();
+    const konobi::Color winner = wins ? pos.to_move : konobi::other(pos.to_move);
+    const auto c = konobi::check_proof(konobi::ProofBuilder<1>(tt_with, with).build(pos, winner).to_text());
+    INFO(c.message);
+    CHECK(c.ok);
+  }
+  INFO(nodes_with << " nodes with simulation, " << nodes_without << " without, " << simulated << " replays proved a move");
+  CHECK(simulated > 100);
+  CHECK(nodes_with < nodes_without);
+}
+
 TEST_CASE("a proof is built even when the table has lost the solve", "[solver][proof]") {
   // Cleared after solving: every winning move is found again by the
   // builder's budgeted re-searches. A table of a few buckets: most of the
@@ -743,6 +776,7 @@ konobi::Results sample_results() {
   r.provenance.command = "konobi solve --size 3";
   r.provenance.threads = 2;
   r.provenance.tt_mb = 0.5;
+  r.provenance.simulation = 16;
   r.seconds = 1.25;
   r.nodes = 1234;
   for (int p = 0; p < 9; ++p) {
@@ -775,6 +809,7 @@ TEST_CASE("results files survive a round trip", "[solver]") {
   CHECK(back.provenance.threads == 2);
   CHECK(back.provenance.tt_mb == Approx(0.5));
   CHECK(back.provenance.command == r.provenance.command);
+  CHECK(back.provenance.simulation == r.provenance.simulation);
   REQUIRE(back.openings.size() == 9);
   for (int p = 0; p < 9; ++p) {
     INFO("opening " << p);
@@ -788,6 +823,13 @@ TEST_CASE("results files survive a round trip", "[solver]") {
   CHECK_FALSE(back.complete());
   CHECK(back.empty_board_winner() == "black");
   CHECK(back.to_json() == json);
+  // Files written before replays existed have no "simulation": they read as 0.
+  std::string old = json;
+  const size_t at = old.find("\"simulation\"");
+  REQUIRE(at != std::string::npos);
+  const size_t from = old.rfind(',', at), to = old.find_first_of(",}", at);
+  old.erase(from, to - from);
+  CHECK(konobi::Results::from_json(old, "old.json").provenance.simulation == 0);
 }
 
 TEST_CASE("corrupt results files are refused", "[solver]") {

@@ -107,16 +107,19 @@ int cmd_bench(const Args& args) {
     ("threads,t", po::value<int>(&threads)->default_value(1), "df-pn threads (the fingerprint is for 1)")
     ("no-symmetry", po::bool_switch(&no_symmetry), "df-pn without symmetry reduction")
     ("no-eval", po::bool_switch(&no_eval), "df-pn with 1/1 initial proof numbers")
+    ("simulation", po::value<int>(&opt.simulation)->default_value(opt.simulation),
+     "positions a replay of a refuted sibling's refutation may visit (0: no replays)")
     ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare")
     ("position,p", po::value<std::vector<std::string>>(&positions)->composing(),
      "solve these positions (up to 8x8; repeatable) instead of the fixed set");
   po::variables_map vm;
-  if (parse_command_line("bench", "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--alphabeta] [-p POSITION]...", args, opts, vm))
+  if (parse_command_line("bench", "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--simulation N] [--alphabeta] [-p POSITION]...", args, opts, vm))
     return 0;
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
   if (!(opt.epsilon >= 0 && opt.epsilon <= 10)) throw UsageError("--epsilon must be from 0 to 10");
   opt.symmetry = !no_symmetry;
   opt.evaluate = !no_eval;
+  check_simulation(opt.simulation);
   choice.check(vm);
   if (choice.gonnect()) {
     if (choice.variant().ko != KoRule::Superko)

@@ -113,7 +113,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       results.openings.push_back(o);
     }
   }
-  results.provenance = make_provenance(cfg.command, cfg.threads, cfg.tt_mb, cfg.dfpn.symmetry, cfg.dfpn.evaluate);
+  results.provenance = make_provenance(cfg.command, cfg.threads, cfg.tt_mb, cfg.dfpn);
   if (!cfg.proof_dir.empty()) std::filesystem::create_directories(cfg.proof_dir);
 
   TranspositionTable tt(cfg.tt_mb);
@@ -259,6 +259,8 @@ int cmd_solve(const Args& args) {
     ("proof", po::value<std::string>(&cfg.proof_dir), "write each opening's proof into this folder")
     ("no-symmetry", po::bool_switch(&no_symmetry), "key the table by the plain position (for measurements)")
     ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
+    ("simulation", po::value<int>(&cfg.dfpn.simulation)->default_value(cfg.dfpn.simulation),
+     "positions a replay of a refuted sibling's refutation may visit before a move is searched (0: no replays)")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
   po::variables_map vm;
   if (parse_command_line("solve", "[--game G] --size N [--threads T] [--tt-mb MB] [--resume] [--proof DIR]", args,
@@ -281,6 +283,7 @@ int cmd_solve(const Args& args) {
   if (!vm.count("tt-mb")) cfg.tt_mb = cfg.size <= 4 ? 64 : 1024;
   cfg.dfpn.symmetry = !no_symmetry;
   cfg.dfpn.evaluate = !no_eval;
+  check_simulation(cfg.dfpn.simulation);
   cfg.command = command_line("solve", args);
   if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
   if (gonnect) return run_solve<GonnectSearch, 1>(cfg, cfg.game.variant());

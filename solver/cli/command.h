@@ -31,6 +31,11 @@ int cmd_verify_nodraw(const Args& args);
 int cmd_pie(const Args& args);
 int cmd_paper(const Args& args);
 
+// --simulation (solve, bench): a budget in positions per replay, 0 for none.
+inline void check_simulation(int budget) {
+  if (budget < 0 || budget > 100000) throw UsageError("--simulation must be from 0 to 100000");
+}
+
 // Parses args against opts (with positional ones if given); prints help and
 // returns true when --help was asked for.
 bool parse_command_line(const std::string& name, const std::string& usage, const Args& args,

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "konobi_version.h"
 #include "solver/io/results.h"
+#include "solver/search/dfpn.h"
 
 namespace konobi {
 
@@ -25,9 +26,9 @@ inline std::string command_line(const std::string& name, const Args& args) {
   return c;
 }
 
-inline Provenance make_provenance(const std::string& command, int threads, double tt_mb, bool symmetry = true,
-                                  bool evaluation = true) {
-  return {std::string("konobi ") + KONOBI_VERSION, KONOBI_COMMIT, command, now_utc(), threads, tt_mb, symmetry, evaluation};
+inline Provenance make_provenance(const std::string& command, int threads, double tt_mb, const DfpnOptions& search = {}) {
+  return {std::string("konobi ") + KONOBI_VERSION, KONOBI_COMMIT, command, now_utc(), threads, tt_mb,
+          search.symmetry, search.evaluate, search.simulation};
 }
 
 }  // namespace konobi

@@ -12,13 +12,14 @@ void write_provenance(JsonWriter& j, const Provenance& p) {
   j.begin_object();
   j.field("program", p.program).field("commit", p.commit).field("command", p.command);
   j.field("date", p.date).field("threads", p.threads).field("tt_mb", p.tt_mb);
-  j.field("symmetry", p.symmetry).field("evaluation", p.evaluation);
+  j.field("symmetry", p.symmetry).field("evaluation", p.evaluation).field("simulation", p.simulation);
   j.end_object();
 }
 
 Provenance read_provenance(const JsonValue& p) {
   return {p["program"].str(), p["commit"].str(), p["command"].str(), p["date"].str(),
-          int(p["threads"].integer()), p["tt_mb"].number(), p["symmetry"].boolean(), p["evaluation"].boolean()};
+          int(p["threads"].integer()), p["tt_mb"].number(), p["symmetry"].boolean(), p["evaluation"].boolean(),
+          p.has("simulation") ? int(p["simulation"].integer()) : 0};
 }
 
 bool Results::complete() const {

@@ -28,6 +28,7 @@ struct Provenance {
   int threads = 1;
   double tt_mb = 0;
   bool symmetry = true, evaluation = true;
+  int simulation = 0;  // DfpnOptions::simulation; files from before it have none
 };
 
 class JsonWriter;

@@ -7,6 +7,9 @@
 // rather than 1/1. Several threads may run on one table: each marks the
 // positions it is inside as busy, and others see a busy child as costlier
 // ("virtual proof numbers"), which spreads them over different subtrees.
+// Once one move of a node is refuted, the refutation is tried on a sibling
+// before the search enters it ("simulation", Kawano): most moves that lose
+// lose to the same few replies.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +33,9 @@ struct DfpnOptions {
   // Give up (SearchStopped) past this many nodes per thread; 0: no limit.
   // What was proven stays in the table and is exact.
   uint64_t max_nodes = 0;
+  // Before entering a child, replay on it a proven sibling's refutation,
+  // visiting at most this many positions (0: never). See refutes().
+  int simulation = 16;
 };
 
 struct SearchStopped {};
@@ -65,6 +71,8 @@ class Dfpn {
   }
 
   uint64_t nodes() const { return nodes_; }
+  // Children proven by replaying a sibling's refutation instead of searched.
+  uint64_t simulated() const { return simulated_; }
   // With opt.parallel, the number of searches now on this root: while it is
   // 1 the search skips the bookkeeping that only other searches need.
   void set_company(const std::atomic<int>* searches) { company_ = searches; }
@@ -156,6 +164,15 @@ class Dfpn {
     }
     if (shared) tt_.add_busy(k, +1);
 
+    // A proven sibling to replay (a move of ours that the opponent refutes),
+    // and the children a replay was tried on (tried once per visit).
+    int refuted = -1;
+    for (int i = 0; i < count && opt_.simulation > 0; ++i)
+      if (children[i].pn == 0 && children[i].move != kPass) {
+        refuted = i;
+        break;
+      }
+    uint64_t replayed = 0;
     int best = 0;
     while (true) {
       // This node's numbers from its children's.
@@ -192,6 +209,16 @@ class Dfpn {
         return;
       }
       Child& c = children[best];
+      if (refuted >= 0 && !(replayed >> best & 1)) {
+        replayed |= uint64_t(1) << best;
+        const Child& r = children[refuted];
+        int budget = opt_.simulation;
+        if (refutes(Game::child(pos, c.move), c.key, Game::child(pos, r.move), r.key, {c.move, r.move}, budget)) {
+          ++simulated_;
+          c.pn = 0, c.dn = kInf;
+          continue;
+        }
+      }
       // Child thresholds: its dn may rise until it is no longer our cheapest
       // way to win (with 1+epsilon slack); its pn until our dn would exceed ours.
       const uint64_t slack = uint64_t(double(second_dn) * (1.0 + opt_.epsilon)) + 1;
@@ -201,11 +228,84 @@ class Dfpn {
         // Children share what they can with pos (Gonnect: the history),
         // so they are built only while pos lives: to descend or evaluate.
         mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn);
+        if (c.pn == 0 && c.move != kPass && opt_.simulation > 0) refuted = best;
       } catch (...) {
         if (shared) tt_.add_busy(k, -1);
         throw;
       }
     }
+  }
+
+  // The points where two replayed positions differ: t's extra stone and s's.
+  struct Difference {
+    int t_point, s_point;
+  };
+
+  // Simulation. t and s are siblings (their parent's mover placed one stone
+  // in each at different points) and s is proven won for its mover, whose
+  // move the table names. Whether t's mover wins by following that
+  // strategy: in t, the move s's entry names, then every reply, each
+  // answered as s's matching position's entry says, down to positions that
+  // are won at once or that the table already knows. Every step is played
+  // and checked on t itself, so a success is a proof of t whatever s was;
+  // s only suggests the moves, and a suggestion that does not fit fails.
+  // Each position visited costs one unit of `budget`; the positions proven
+  // are stored, with the moves that win them, for the proof builder.
+
+  bool refutes(const State& t, uint64_t kt, const State& s, uint64_t ks, Difference d, int& budget) {
+    if (--budget < 0) return false;
+    const auto ft = tt_.probe(kt);
+    if (ft.hit && (ft.pn == 0 || ft.dn == 0)) return ft.pn == 0;
+    // Without a suggestion, give up: below the first call t's mover has
+    // no immediate win (the replies that allow one are off the list).
+    const auto fs = tt_.probe(ks);
+    if (!fs.hit || fs.pn != 0 || fs.best < 0) return false;
+    const NodeMoves<W> nm = Game::moves(t);
+    if (nm.kind == NodeKind::WinNow) return true;
+    const Move m = fs.best;
+    if (nm.kind != NodeKind::Search || !nm.moves.test(m) || !Game::board(s).empty_points().test(m)) return false;
+    const State t2 = Game::child(t, m);
+    const uint64_t kt2 = key(t2);
+    if (!all_replies_refuted(t2, kt2, Game::child(s, m), d, budget)) return false;
+    tt_.store(kt2, kInf, 0, -1, 1);
+    tt_.store(kt, 0, kInf, int8_t(m), 1);
+    return true;
+  }
+
+  // The other half of refutes(): t's mover loses if each of its replies is
+  // refuted as in s.
+  bool all_replies_refuted(const State& t, uint64_t kt, const State& s, Difference d, int& budget) {
+    if (--budget < 0) return false;
+    const auto ft = tt_.probe(kt);
+    if (ft.hit && (ft.pn == 0 || ft.dn == 0)) return ft.dn == 0;
+    const NodeMoves<W> nm = Game::moves(t);
+    if (nm.kind != NodeKind::Search) {
+      if (nm.kind != NodeKind::PassOnly) return nm.kind == NodeKind::LoseNow;
+      if (Game::moves(s).kind != NodeKind::PassOnly) return false;
+      const State t2 = Game::child(t, kPass), s2 = Game::child(s, kPass);
+      return refutes(t2, key(t2), s2, key(s2), d, budget);
+    }
+    // A reply on s's extra point gives the position that s reaches by a
+    // reply on t's: the same stones. Every other reply is the same reply
+    // in s (in Gonnect, captures can make the two differ more; a reply
+    // whose match is occupied in s has none, and the replay gives up).
+    Move moves[kMaxChildren], matches[kMaxChildren];
+    uint64_t tkeys[kMaxChildren], skeys[kMaxChildren];
+    int count = 0;
+    const Bitboard<W> s_empty = Game::board(s).empty_points();
+    bool matched = true;
+    nm.moves.for_each([&](int x) {
+      const Move y = x == d.s_point ? d.t_point : x;
+      matched &= s_empty.test(y);
+      moves[count] = x, matches[count] = y, tkeys[count] = child_key(t, x);
+      skeys[count] = x == d.s_point ? tkeys[count] : child_key(s, y);
+      tt_.prefetch(tkeys[count]), tt_.prefetch(skeys[count]);
+      ++count;
+    });
+    if (!matched) return false;
+    for (int i = 0; i < count; ++i)
+      if (!refutes(Game::child(t, moves[i]), tkeys[i], Game::child(s, matches[i]), skeys[i], d, budget)) return false;
+    return true;
   }
 
   uint64_t child_key(const State& pos, int m) const { return Game::child_key(pos, m, opt_.symmetry); }
@@ -238,6 +338,7 @@ class Dfpn {
   const std::atomic<bool>* stop_;
   std::atomic<uint64_t>* progress_;
   uint64_t nodes_ = 0;
+  uint64_t simulated_ = 0;
 };
 
 }  // namespace konobi
