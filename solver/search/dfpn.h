@@ -148,11 +148,15 @@ class Dfpn {
     // comes back to a node many times, by then mostly with known children,
     // so the estimator's work for the parent is done only when needed.
     std::optional<typename Game::template ChildEstimates<W>> estimates;
+    // A proven sibling to replay (a move of ours that the opponent refutes;
+    // only the table proves a child here, estimates never do).
+    int refuted = -1;
     for (int i = 0; i < count; ++i) {
       Child& c = children[i];
       const auto f = tt_.probe(c.key);
       if (f.hit) {
         c.pn = f.pn, c.dn = f.dn;
+        if (f.pn == 0 && refuted < 0 && c.move != kPass && opt_.simulation > 0) refuted = i;
       } else if (opt_.evaluate && c.move == kPass) {
         const Estimate e = Game::evaluate(Game::child(pos, kPass));
         c.pn = e.pn, c.dn = e.dn;
@@ -164,15 +168,7 @@ class Dfpn {
     }
     if (shared) tt_.add_busy(k, +1);
 
-    // A proven sibling to replay (a move of ours that the opponent refutes),
-    // and the children a replay was tried on (tried once per visit).
-    int refuted = -1;
-    for (int i = 0; i < count && opt_.simulation > 0; ++i)
-      if (children[i].pn == 0 && children[i].move != kPass) {
-        refuted = i;
-        break;
-      }
-    uint64_t replayed = 0;
+    uint64_t replayed = 0;  // the children a replay was tried on, once per visit
     int best = 0;
     while (true) {
       // This node's numbers from its children's.
@@ -251,7 +247,6 @@ class Dfpn {
   // s only suggests the moves, and a suggestion that does not fit fails.
   // Each position visited costs one unit of `budget`; the positions proven
   // are stored, with the moves that win them, for the proof builder.
-
   bool refutes(const State& t, uint64_t kt, const State& s, uint64_t ks, Difference d, int& budget) {
     if (--budget < 0) return false;
     const auto ft = tt_.probe(kt);
@@ -281,7 +276,7 @@ class Dfpn {
     const NodeMoves<W> nm = Game::moves(t);
     if (nm.kind != NodeKind::Search) {
       if (nm.kind != NodeKind::PassOnly) return nm.kind == NodeKind::LoseNow;
-      if (Game::moves(s).kind != NodeKind::PassOnly) return false;
+      if (Game::Rules::placements(s).any()) return false;
       const State t2 = Game::child(t, kPass), s2 = Game::child(s, kPass);
       return refutes(t2, key(t2), s2, key(s2), d, budget);
     }
