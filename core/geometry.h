@@ -20,6 +20,9 @@ namespace konobi {
 // `transposes_swap_colors` below) so that positions stay one type.
 constexpr int kSymmetries = 8;
 constexpr bool sym_swaps_colors(int s) { return (s & 4) != 0; }
+// The symmetry that undoes s: the mirrors undo themselves; after a
+// transpose, undoing the column mirror means mirroring rows, and back.
+constexpr int sym_inverse(int s) { return (s & 4) ? 4 | (s & 1) << 1 | (s & 2) >> 1 : s; }
 
 template <int W>
 struct Geometry {

@@ -55,15 +55,25 @@ struct Position {
   uint64_t key() const {
     return keys[0] ^ (to_move == White ? g->side_key : 0) ^ (swap_available ? g->swap_key : 0);
   }
+  // The key of the image under symmetry s, without the swap flag.
+  uint64_t image_key(int s) const {
+    const bool white_moves = (to_move == White) != g->swaps_colors(s);
+    return keys[s] ^ (white_moves ? g->side_key : 0);
+  }
   // The same for all 8 images of the position (a colour-swapping symmetry also
   // hands the move to the other colour).
   uint64_t canonical_key() const {
     uint64_t best = ~uint64_t{0};
-    for (int s = 0; s < kSymmetries; ++s) {
-      const bool white_moves = (to_move == White) != g->swaps_colors(s);
-      best = std::min(best, keys[s] ^ (white_moves ? g->side_key : 0));
-    }
+    for (int s = 0; s < kSymmetries; ++s) best = std::min(best, image_key(s));
     return best ^ (swap_available ? g->swap_key : 0);
+  }
+  // A symmetry whose image gives canonical_key(): a move stored with that
+  // key is stored as the image sees it, so that every image reads it back.
+  int canonical_symmetry() const {
+    int best = 0;
+    for (int s = 1; s < kSymmetries; ++s)
+      if (image_key(s) < image_key(best)) best = s;
+    return best;
   }
   // key() and canonical_key() of the position after the mover places at p,
   // without building it: a search node needs every child's key but builds
@@ -86,11 +96,8 @@ struct Position {
   // Whether some symmetry other than the identity maps the position onto
   // itself (then some of its moves are equivalent).
   bool is_symmetric() const {
-    const uint64_t self = keys[0] ^ (to_move == White ? g->side_key : 0);
-    for (int s = 1; s < kSymmetries; ++s) {
-      const bool white_moves = (to_move == White) != g->swaps_colors(s);
-      if ((keys[s] ^ (white_moves ? g->side_key : 0)) == self) return true;
-    }
+    for (int s = 1; s < kSymmetries; ++s)
+      if (image_key(s) == image_key(0)) return true;
     return false;
   }
 

@@ -178,13 +178,17 @@ void check_explanations(const Position<W>& pos) {
   }
 }
 
-// (b) The canonical key is the same for all 8 images.
+// (b) The canonical key is the same for all 8 images, and the canonical
+// symmetry names an image whose own key it is.
 template <int W>
 void check_canonical_key(const Position<W>& pos) {
   const uint64_t k = pos.canonical_key();
+  REQUIRE(pos.transformed(pos.canonical_symmetry()).key() == k);
   for (int s = 0; s < kSymmetries; ++s) {
     INFO("symmetry " << s << ", position " << describe(pos));
     REQUIRE(pos.transformed(s).canonical_key() == k);
+    // sym_inverse undoes the point map.
+    for (int p = 0; p < pos.g->cells; ++p) REQUIRE(pos.g->sym[sym_inverse(s)][pos.g->sym[s][p]] == p);
   }
 }
 

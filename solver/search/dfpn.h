@@ -86,9 +86,11 @@ class Dfpn {
     uint32_t pn, dn;  // from the child's mover's side
     int16_t move;
     uint16_t order;
+    uint8_t work;  // the table's work code, for choosing among winning moves
   };
   static constexpr int kMaxChildren = 64;  // boards up to 8x8
   static constexpr int kSharedDepth = 8;
+  using Found = TranspositionTable::Found;
 
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
   static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
@@ -126,10 +128,10 @@ class Dfpn {
     Child children[kMaxChildren];
     int count = 0;
     if (nm.kind == NodeKind::PassOnly) {
-      children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0};
+      children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0, 0};
     } else {
       nm.moves.for_each([&](int m) {
-        children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m)};
+        children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m), 0};
       });
       // Moves that are images of each other under a symmetry of this
       // position lead to one table entry; counting it once keeps the
@@ -155,7 +157,7 @@ class Dfpn {
       Child& c = children[i];
       const auto f = tt_.probe(c.key);
       if (f.hit) {
-        c.pn = f.pn, c.dn = f.dn;
+        c.pn = f.pn, c.dn = f.dn, c.work = uint8_t(f.work);
         if (f.pn == 0 && refuted < 0 && c.move != kPass && opt_.simulation > 0) refuted = i;
       } else if (opt_.evaluate && c.move == kPass) {
         const Estimate e = Game::evaluate(Game::child(pos, kPass));
@@ -199,7 +201,7 @@ class Dfpn {
       const uint32_t dn = sat(sum_pn);
       if (pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0) {
         out_pn = pn, out_dn = dn;
-        const int8_t mv = int8_t(pn == 0 ? winning_child_move(children, count) : children[best].move);
+        const int8_t mv = int8_t(pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1);
         tt_.store(k, pn, dn, mv, nodes_ - start_nodes + 1);
         if (shared) tt_.add_busy(k, -1);
         return;
@@ -209,7 +211,9 @@ class Dfpn {
         replayed |= uint64_t(1) << best;
         const Child& r = children[refuted];
         int budget = opt_.simulation;
-        if (refutes(Game::child(pos, c.move), c.key, Game::child(pos, r.move), r.key, {c.move, r.move}, budget)) {
+        // c's own entry was read above: it is not proven.
+        if (refutes(Game::child(pos, c.move), c.key, Found{}, Game::child(pos, r.move), tt_.probe(r.key), {c.move, r.move},
+                    budget)) {
           ++simulated_;
           c.pn = 0, c.dn = kInf;
           continue;
@@ -223,7 +227,9 @@ class Dfpn {
       try {
         // Children share what they can with pos (Gonnect: the history),
         // so they are built only while pos lives: to descend or evaluate.
+        const uint64_t before = nodes_;
         mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn);
+        c.work = std::max(c.work, TranspositionTable::work_code(nodes_ - before));
         if (c.pn == 0 && c.move != kPass && opt_.simulation > 0) refuted = best;
       } catch (...) {
         if (shared) tt_.add_busy(k, -1);
@@ -247,28 +253,33 @@ class Dfpn {
   // s only suggests the moves, and a suggestion that does not fit fails.
   // Each position visited costs one unit of `budget`; the positions proven
   // are stored, with the moves that win them, for the proof builder.
-  bool refutes(const State& t, uint64_t kt, const State& s, uint64_t ks, Difference d, int& budget) {
+  // ft and fs are t's and s's table entries, read by the caller.
+  bool refutes(const State& t, uint64_t kt, const Found& ft, const State& s, const Found& fs, Difference d,
+               int& budget) {
     if (--budget < 0) return false;
-    const auto ft = tt_.probe(kt);
     if (ft.hit && (ft.pn == 0 || ft.dn == 0)) return ft.pn == 0;
     // Without a suggestion, give up: below the first call t's mover has
     // no immediate win (the replies that allow one are off the list).
-    const auto fs = tt_.probe(ks);
-    if (!fs.hit || fs.pn != 0 || fs.best < 0) return false;
+    if (!suggests(fs)) return false;
     const NodeMoves<W> nm = Game::moves(t);
     if (nm.kind == NodeKind::WinNow) return true;
-    const Move m = fs.best;
+    const Move m = board_move<Game, W>(s, fs.best, opt_.symmetry);
     if (nm.kind != NodeKind::Search || !nm.moves.test(m) || !Game::board(s).empty_points().test(m)) return false;
     const State t2 = Game::child(t, m);
     const uint64_t kt2 = key(t2);
     if (!all_replies_refuted(t2, kt2, Game::child(s, m), d, budget)) return false;
     tt_.store(kt2, kInf, 0, -1, 1);
-    tt_.store(kt, 0, kInf, int8_t(m), 1);
+    tt_.store(kt, 0, kInf, int8_t(table_move<Game, W>(t, m, opt_.symmetry)), 1);
     return true;
   }
 
+  static bool suggests(const Found& f) { return f.hit && f.pn == 0 && f.best >= 0; }
+
   // The other half of refutes(): t's mover loses if each of its replies is
-  // refuted as in s.
+  // refuted as in s. Most replays fail, and most failures show in the
+  // table alone (a reply already won for t's mover, or one whose match in
+  // s has no winning move on record), so every reply's entries are read
+  // before any reply is followed down.
   bool all_replies_refuted(const State& t, uint64_t kt, const State& s, Difference d, int& budget) {
     if (--budget < 0) return false;
     const auto ft = tt_.probe(kt);
@@ -278,7 +289,8 @@ class Dfpn {
       if (nm.kind != NodeKind::PassOnly) return nm.kind == NodeKind::LoseNow;
       if (Game::Rules::placements(s).any()) return false;
       const State t2 = Game::child(t, kPass), s2 = Game::child(s, kPass);
-      return refutes(t2, key(t2), s2, key(s2), d, budget);
+      const uint64_t kt2 = key(t2);
+      return refutes(t2, kt2, tt_.probe(kt2), s2, tt_.probe(key(s2)), d, budget);
     }
     // A reply on s's extra point gives the position that s reaches by a
     // reply on t's: the same stones. Every other reply is the same reply
@@ -298,17 +310,38 @@ class Dfpn {
       ++count;
     });
     if (!matched) return false;
-    for (int i = 0; i < count; ++i)
-      if (!refutes(Game::child(t, moves[i]), tkeys[i], Game::child(s, matches[i]), skeys[i], d, budget)) return false;
+    Found tfound[kMaxChildren], sfound[kMaxChildren];
+    int open[kMaxChildren], left = 0, later[kMaxChildren], nlater = 0;
+    for (int i = 0; i < count; ++i) {
+      tfound[i] = tt_.probe(tkeys[i]);
+      if (tfound[i].hit && tfound[i].pn == 0) continue;  // won for the replaying side already
+      if (tfound[i].hit && tfound[i].dn == 0) return false;
+      sfound[i] = tt_.probe(skeys[i]);
+      if (suggests(sfound[i])) open[left++] = i;
+      else later[nlater++] = i;
+    }
+    for (int j = 0; j < left; ++j) {
+      const int i = open[j];
+      if (j > 0) tfound[i] = tt_.probe(tkeys[i]);
+      if (!refutes(Game::child(t, moves[i]), tkeys[i], tfound[i], Game::child(s, matches[i]), sfound[i], d, budget))
+        return false;
+    }
+    for (int j = 0; j < nlater; ++j) {
+      const auto f = tt_.probe(tkeys[later[j]]);
+      if (!(f.hit && f.pn == 0)) return false;
+    }
     return true;
   }
 
   uint64_t child_key(const State& pos, int m) const { return Game::child_key(pos, m, opt_.symmetry); }
 
+  // The winning move whose proof took the least work: the proof builder
+  // follows it, and small subtrees make small proofs.
   static int winning_child_move(const Child* cs, int count) {
+    int best = -1;
     for (int i = 0; i < count; ++i)
-      if (cs[i].dn == 0) return cs[i].move;
-    return -1;
+      if (cs[i].dn == 0 && (best < 0 || cs[i].work < cs[best].work)) best = i;
+    return best < 0 ? -1 : cs[best].move;
   }
 
   // Placements near the centre and next to the mover's own stones first,

@@ -64,6 +64,11 @@ struct KonobiSearch {
   static uint64_t child_key(const State<W>& s, int m, bool symmetry) {
     return symmetry ? s.canonical_key_after(m) : s.key_after(m);
   }
+  // The symmetry whose image key() hashed (table_move below).
+  template <int W>
+  static int key_symmetry(const State<W>& s, bool symmetry) {
+    return symmetry ? s.canonical_symmetry() : 0;
+  }
   template <int W>
   static Estimate evaluate(const State<W>& s) {
     return estimate(s);
@@ -148,6 +153,11 @@ struct GonnectSearch {
       return symmetry ? s.pos.canonical_key() : s.pos.key();
     return s.pos.key() ^ mix_board_key(s.history_hash ^ kHistorySalt);
   }
+  template <int W>
+  static int key_symmetry(const State<W>& s, bool symmetry) {
+    return symmetry && !s.captured && merge_before_capture.load(std::memory_order_relaxed) ? s.pos.canonical_symmetry()
+                                                                                            : 0;
+  }
   // key() of the state after placement m, without building it: the board
   // key after the stone and its captures, and the set of earlier boards
   // grown by s's board.
@@ -188,5 +198,19 @@ struct GonnectSearch {
     return s.pos;
   }
 };
+
+// A move as a table entry keeps it: in the orientation of the image that
+// the entry's key hashed, so that an entry written through one image of a
+// position and read through another names the same move. kPass and -1 (no
+// move) stay as they are.
+template <class Game, int W>
+int table_move(const typename Game::template State<W>& s, int m, bool symmetry) {
+  return m < 0 ? m : Game::board(s).g->sym[Game::key_symmetry(s, symmetry)][m];
+}
+// The move a table entry names, in s's own orientation.
+template <class Game, int W>
+int board_move(const typename Game::template State<W>& s, int m, bool symmetry) {
+  return m < 0 ? m : Game::board(s).g->sym[sym_inverse(Game::key_symmetry(s, symmetry))][m];
+}
 
 }  // namespace konobi

@@ -32,7 +32,7 @@ struct TTEntry {
   uint32_t pn = 0;     // cost to prove that the side to move wins
   uint32_t dn = 0;     // cost to prove that the side to move loses
   uint8_t work = 0;    // ~ 2 * log2(nodes spent on this position), at most 128
-  int8_t best = -1;    // a winning move once proven, else the last best child
+  int8_t best = -1;    // once proven, a winning move as the keyed image sees it (table_move); else -1
   uint8_t busy = 0;    // threads inside this position now (parallel search)
   uint8_t lock = 0;    // e[0]'s is the bucket's lock; the others are unused
   bool empty() const { return check == 0 && pn == 0 && dn == 0; }
