@@ -168,6 +168,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     write_file_atomically(cfg.out, results.to_json());
   };
 
+  KeySet proof_positions;  // one class's proof at a time: on_end runs under the runner's end lock
   // Runs on the thread that ended the class, while the other threads search
   // on: the principal variation and the proof come from the shared table.
   auto on_end = [&](const JobResult& r) {
@@ -185,7 +186,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     std::vector<Move> pv = game_principal_variation<Game, W>(pos, tt, cfg.dfpn.symmetry, 4 * g.cells);
     const auto t_proof = std::chrono::steady_clock::now();
     uint64_t proof_size = 0;
-    ProofBuilder<W, Game> builder(tt, cfg.dfpn);
+    ProofBuilder<W, Game> builder(tt, cfg.dfpn, &proof_positions);
     if (cfg.proof_dir.empty()) {
       proof_size = builder.size(pos, winner);
     } else {

@@ -58,6 +58,17 @@ class KeySet {
       if (seen == key) return false;
     }
   }
+  // Empties the set but keeps its memory, for the next traversal of a
+  // similar size: growing again from nothing costs fresh pages and rehashes.
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), kEmpty);
+    count_ = 0;
+    has_empty_key_ = false;
+  }
+  // Starts loading the slot where `key` would go.
+  void prefetch(uint64_t key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[mix64(key) & (slots_.size() - 1)]);
+  }
   // Single-threaded: grows the table as it fills.
   bool insert_growing(uint64_t key) {
     if (key == kEmpty) {

@@ -34,8 +34,12 @@ class ProofBuilder {
   using Rules = typename Game::Rules;
   static constexpr bool kGonnect = std::is_same_v<Rules, GonnectRules>;
 
-  ProofBuilder(TranspositionTable& tt, const DfpnOptions& opt)
-      : tt_(tt), opt_(without_threads(opt)) {}
+  // `visited`, if given, is emptied and used for the positions met, so
+  // that builders run one after another reuse one set's memory.
+  ProofBuilder(TranspositionTable& tt, const DfpnOptions& opt, KeySet* visited = nullptr)
+      : tt_(tt), opt_(without_threads(opt)), seen_(visited ? *visited : own_seen_) {
+    seen_.clear();
+  }
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
   Proof build(const State& pos, Color winner)
@@ -140,6 +144,17 @@ class ProofBuilder {
       record(s, kPass);
       return descend(s, kPass, [&](const State& q) { loser_node(q); });
     }
+    // The move the search recorded when it proved s: the winning child that
+    // had cost it the least. It is taken only if the table still holds that
+    // child as proven (a table too small may have lost it).
+    const Move own = own_move(s);
+    if (own >= 0 && nm.moves.test(own)) {
+      const auto f = tt_.probe(Game::child_key(s, own, opt_.symmetry));
+      if (f.hit && f.dn == 0) {
+        record(s, own);
+        return descend(s, own, [&](const State& q) { loser_node(q); });
+      }
+    }
     Move best = -1;
     uint32_t best_work = ~0u;
     // From the table first, keys computed without building the children and
@@ -168,10 +183,9 @@ class ProofBuilder {
   // that a cheap win is found before any costly refutation of a child that
   // does not win.
   Move prove_again(const State& s, const Move* moves, const uint64_t* keys, int count) {
-    const auto own = tt_.probe(Game::key(s, opt_.symmetry));
-    if (own.hit && own.pn == 0)
-      for (int i = 0; i < count; ++i)
-        if (moves[i] == own.best && wins_by(s, moves[i], 0)) return moves[i];
+    const Move own = own_move(s);
+    for (int i = 0; i < count; ++i)
+      if (moves[i] == own && wins_by(s, moves[i], 0)) return moves[i];
     bool open[64];
     int left = count;
     for (int i = 0; i < count; ++i) open[i] = true;
@@ -194,6 +208,12 @@ class ProofBuilder {
     return -1;
   }
 
+  // The winning move s's own entry names, or -1.
+  Move own_move(const State& s) const {
+    const auto f = tt_.probe(Game::key(s, opt_.symmetry));
+    return f.hit && f.pn == 0 ? board_move<Game, W>(s, f.best, opt_.symmetry) : -1;
+  }
+
   // Whether s's mover wins by m, proven again on the table; throws
   // SearchStopped past `budget` nodes (0: the caller's limit, if any). A
   // search is a few words, so each re-proof gets its own.
@@ -212,6 +232,12 @@ class ProofBuilder {
       if constexpr (!kGonnect) descend(s, kPass, [&](const State& q) { winner_node(q); });
       return;
     }
+    // Each reply's visit starts with two cache misses, its visited-set
+    // slot and its table entry: start them all before the first.
+    legal.for_each([&](int m) {
+      if constexpr (!kGonnect) seen_.prefetch(s.key_after(m));
+      tt_.prefetch(Game::child_key(s, m, opt_.symmetry));
+    });
     legal.for_each([&](int m) {
       descend(s, m, [&](const State& q) {
         if (Rules::has_winning_chain(q, loser))
@@ -223,7 +249,8 @@ class ProofBuilder {
 
   TranspositionTable& tt_;
   DfpnOptions opt_;
-  KeySet seen_;  // Konobi only
+  KeySet own_seen_;
+  KeySet& seen_;  // Konobi only
   std::vector<std::string> path_;  // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;  // null: count only
   size_t count_ = 0;
