@@ -153,10 +153,11 @@ struct GonnectSearch {
       return symmetry ? s.pos.canonical_key() : s.pos.key();
     return s.pos.key() ^ mix_board_key(s.history_hash ^ kHistorySalt);
   }
+  // As key(): the identity once the history is in the key.
   template <int W>
   static int key_symmetry(const State<W>& s, bool symmetry) {
-    return symmetry && !s.captured && merge_before_capture.load(std::memory_order_relaxed) ? s.pos.canonical_symmetry()
-                                                                                            : 0;
+    const bool merged = !s.captured && merge_before_capture.load(std::memory_order_relaxed);
+    return symmetry && merged ? s.pos.canonical_symmetry() : 0;
   }
   // key() of the state after placement m, without building it: the board
   // key after the stone and its captures, and the set of earlier boards
