@@ -312,20 +312,22 @@ class Dfpn {
       ++count;
     });
     if (!matched) return false;
-    Found tfound[kMaxChildren], sfound[kMaxChildren];
+    Found sfound[kMaxChildren];
     int open[kMaxChildren], left = 0, later[kMaxChildren], nlater = 0;
     for (int i = 0; i < count; ++i) {
-      tfound[i] = tt_.probe(tkeys[i]);
-      if (tfound[i].hit && tfound[i].pn == 0) continue;  // won for the replaying side already
-      if (tfound[i].hit && tfound[i].dn == 0) return false;
+      const auto f = tt_.probe(tkeys[i]);
+      if (f.hit && f.pn == 0) continue;  // won for the replaying side already
+      if (f.hit && f.dn == 0) return false;
       sfound[i] = tt_.probe(skeys[i]);
       if (suggests(sfound[i])) open[left++] = i;
       else later[nlater++] = i;
     }
+    // t's entries are read again on the way: the replay's own stores may
+    // have proven a reply since (the lines are in cache by now).
     for (int j = 0; j < left; ++j) {
       const int i = open[j];
-      if (j > 0) tfound[i] = tt_.probe(tkeys[i]);
-      if (!refutes(Game::child(t, moves[i]), tkeys[i], tfound[i], Game::child(s, matches[i]), sfound[i], d, budget))
+      if (!refutes(Game::child(t, moves[i]), tkeys[i], tt_.probe(tkeys[i]), Game::child(s, matches[i]), sfound[i], d,
+                   budget))
         return false;
     }
     for (int j = 0; j < nlater; ++j) {
