@@ -468,7 +468,9 @@ TEST_CASE("the job runner proves many positions side by side with the single-thr
     konobi::JobRunner<konobi::KonobiSearch, 1> runner(tt, konobi::DfpnOptions{}, threads);
     std::vector<int> ended(jobs.size(), 0);
     std::vector<std::string> bad;
+    std::mutex m;  // reports may come on two threads at once
     runner.run(jobs, nullptr, [&](const konobi::JobResult& r) {
+      std::lock_guard lock(m);
       ++ended[r.job];
       if (r.end != konobi::JobEnd::Proven) bad.push_back(show(jobs[r.job]) + ": not proven");
       else if (r.mover_wins != expected[r.job]) bad.push_back(show(jobs[r.job]) + ": wrong verdict");
@@ -489,7 +491,11 @@ TEST_CASE("the job runner gives up a job past its time limit and reports nothing
     konobi::JobRunner<konobi::KonobiSearch, 1> runner(tt, konobi::DfpnOptions{}, threads);
     runner.set_job_seconds(0.2);
     std::vector<konobi::JobResult> results;
-    runner.run({hard, hard}, nullptr, [&](const konobi::JobResult& r) { results.push_back(r); });
+    std::mutex m;
+    runner.run({hard, hard}, nullptr, [&](const konobi::JobResult& r) {
+      std::lock_guard lock(m);
+      results.push_back(r);
+    });
     REQUIRE(results.size() == 2);
     for (const auto& r : results) {
       CHECK(r.end == konobi::JobEnd::GaveUp);
@@ -501,6 +507,29 @@ TEST_CASE("the job runner gives up a job past its time limit and reports nothing
     runner.run({hard}, &stop, [&](const konobi::JobResult& r) { results.push_back(r); });
     CHECK(results.empty());
   }
+}
+
+TEST_CASE("the job runner reports two jobs ending together at once, on their own threads", "[solver]") {
+  // Each report waits (up to 10 s) for another to begin: reports
+  // serialized one after the other would never overlap, and time out.
+  const std::vector<Pos> jobs = openings4();
+  konobi::TranspositionTable tt(16);
+  konobi::JobRunner<konobi::KonobiSearch, 1> runner(tt, konobi::DfpnOptions{}, 2);
+  std::atomic<int> inside{0}, most{0}, reports{0};
+  runner.run(jobs, nullptr, [&](const konobi::JobResult&) {
+    const int now = ++inside;
+    int seen = most.load();
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    // The last report has nobody left to wait for.
+    while (most.load() < 2 && reports.load() + 1 < int(jobs.size()) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ++reports;
+    --inside;
+  });
+  CHECK(reports.load() == int(jobs.size()));
+  CHECK(most.load() == 2);
 }
 
 namespace {

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <type_traits>
@@ -123,7 +125,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   const auto t_start = std::chrono::steady_clock::now();
   const std::vector<int> classes = opening_classes(g);
   std::atomic<int> proven{0};  // read by the progress line
-  int skipped = 0;             // changed only under the runner's end lock
+  int skipped = 0;             // changed only under results_mutex (below)
   std::vector<int> todo;        // unproven classes, in point order (corners, often the hardest, first)
   std::vector<State> jobs;
   for (int rep : classes) {
@@ -168,25 +170,46 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     write_file_atomically(cfg.out, results.to_json());
   };
 
-  KeySet proof_positions;  // one class's proof at a time: on_end runs under the runner's end lock
+  // on_end may run on two threads at once (two classes ending together):
+  // the results, the counts and the file are changed under this lock, and
+  // only briefly, while the proofs are extracted outside it.
+  std::mutex results_mutex;
+  // Visited sets for proof extraction, one per extraction under way; each
+  // keeps its memory for the next class (clearing beats fresh pages).
+  std::mutex sets_mutex;
+  std::vector<std::unique_ptr<KeySet>> idle_sets;
+  auto take_set = [&] {
+    std::lock_guard lock(sets_mutex);
+    if (idle_sets.empty()) return std::make_unique<KeySet>();
+    auto set = std::move(idle_sets.back());
+    idle_sets.pop_back();
+    return set;
+  };
+  auto give_back_set = [&](std::unique_ptr<KeySet> set) {
+    std::lock_guard lock(sets_mutex);
+    idle_sets.push_back(std::move(set));
+  };
   // Runs on the thread that ended the class, while the other threads search
   // on: the principal variation and the proof come from the shared table.
   auto on_end = [&](const JobResult& r) {
     const int rep = todo[r.job];
-    exact_nodes += r.nodes;  // given-up and interrupted searches count too
-    if (r.end == JobEnd::GaveUp) {
-      ++skipped;
-      std::cerr << "gave up on " << point_name(n, rep) << " after " << std::fixed << std::setprecision(0) << r.seconds
-                << " s (--class-limit); it stays unproven\n";
+    if (r.end != JobEnd::Proven) {
+      std::lock_guard lock(results_mutex);
+      exact_nodes += r.nodes;  // given-up and interrupted searches count too
+      if (r.end == JobEnd::GaveUp) {
+        ++skipped;
+        std::cerr << "gave up on " << point_name(n, rep) << " after " << std::fixed << std::setprecision(0) << r.seconds
+                  << " s (--class-limit); it stays unproven\n";
+      }
       return;
     }
-    if (r.end != JobEnd::Proven) return;
     const State& pos = jobs[r.job];
     const Color winner = r.mover_wins ? White : Black;
     std::vector<Move> pv = game_principal_variation<Game, W>(pos, tt, cfg.dfpn.symmetry, 4 * g.cells);
     const auto t_proof = std::chrono::steady_clock::now();
     uint64_t proof_size = 0;
-    ProofBuilder<W, Game> builder(tt, cfg.dfpn, &proof_positions);
+    std::unique_ptr<KeySet> visited = take_set();
+    ProofBuilder<W, Game> builder(tt, cfg.dfpn, visited.get());
     if (cfg.proof_dir.empty()) {
       proof_size = builder.size(pos, winner);
     } else {
@@ -198,6 +221,10 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
                                 point_name(n, rep) + ".proof",
                             proof.to_text());
     }
+    give_back_set(std::move(visited));
+    const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
+    std::lock_guard lock(results_mutex);
+    exact_nodes += r.nodes;
     // Every point of the class, with moves mapped by the same symmetry.
     for (int p = 0; p < g.cells; ++p) {
       if (opening_representative(g, p) != rep) continue;
@@ -212,7 +239,6 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       o.proof_size = proof_size;
       o.seconds = r.seconds;
     }
-    const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
     ++proven;
     save();
     if (!cfg.quiet)

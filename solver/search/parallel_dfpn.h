@@ -54,7 +54,10 @@ class JobRunner {
  public:
   using State = typename Game::template State<W>;
   // Called once per started job, on the thread that ends it, after every
-  // search on it has stopped; never twice at once.
+  // search on it has stopped. Two jobs ending together are reported at
+  // once, each on its own thread, so the callee guards what they share:
+  // work done here (a proof's extraction) then holds up no other report
+  // and leaves the other threads searching or extracting side by side.
   using OnEnd = std::function<void(const JobResult&)>;
 
   JobRunner(TranspositionTable& tt, const DfpnOptions& opt, int threads) : tt_(tt), opt_(opt), threads_(threads) {
@@ -224,7 +227,6 @@ class JobRunner {
       r.nodes = slot.nodes;
       r.seconds = elapsed(slot);
     }
-    std::lock_guard lock(end_mutex_);
     (*on_end_)(r);
   }
 
@@ -239,7 +241,6 @@ class JobRunner {
   const std::atomic<bool>* stop_ = nullptr;
   const OnEnd* on_end_ = nullptr;
   mutable std::mutex mutex_;
-  std::mutex end_mutex_;
   std::atomic<bool> abort_{false};
   std::exception_ptr error_;
 };
