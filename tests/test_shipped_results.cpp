@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <iterator>
 #include <filesystem>
 #include <string>
 
 #include "core/game.h"
+#include "core/notation.h"
 #include "solver/io/atomic_file.h"
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
@@ -69,4 +71,35 @@ TEST_CASE("shipped 3x3 and 4x4 results agree with alpha-beta on every opening", 
       CHECK(r.openings[p].swap() == (expected == "black"));
     }
   }
+}
+
+TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same opening and winner", "[shipped]") {
+  // The proofs themselves take minutes to check (`konobi verify-proof
+  // results/proofs-6x6/*.xz`, docs/SOLVER.md); here only their headers,
+  // which the checker holds a proof to, are matched against the results.
+  const konobi::Results r =
+      konobi::Results::from_json(konobi::read_file((kResults / "konobi-6x6.json").string()), "konobi-6x6.json");
+  const auto& g = konobi::Geometry<1>::get(6);
+  int proven = 0;
+  for (int p = 0; p < g.cells; ++p) {
+    const konobi::OpeningResult& o = r.openings[p];
+    if (!o.solved || o.point != o.representative) continue;
+    ++proven;
+    const fs::path file = kResults / "proofs-6x6" / ("konobi-6x6-" + o.point + ".proof.xz");
+    INFO(file);
+    REQUIRE(fs::exists(file));
+    FILE* pipe = popen(("xz -dc '" + file.string() + "' | head -n 5").c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buf[4096];
+    const std::string head(buf, fread(buf, 1, sizeof buf, pipe));
+    pclose(pipe);
+    auto pos = konobi::Position<1>::empty(g);
+    pos.place(p);
+    pos.swap_available = false;
+    CHECK(head.find("size 6\n") != std::string::npos);
+    CHECK(head.find("start " + konobi::format_position(konobi::to_text(pos)) + "\n") != std::string::npos);
+    CHECK(head.find("winner " + o.winner + "\n") != std::string::npos);
+    CHECK(head.find("entries " + std::to_string(o.proof_size) + "\n") != std::string::npos);
+  }
+  CHECK(proven == int(std::distance(fs::directory_iterator(kResults / "proofs-6x6"), fs::directory_iterator{})));
 }
