@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <iterator>
 #include <filesystem>
+#include <iterator>
 #include <string>
 
 #include "core/game.h"
@@ -88,11 +88,7 @@ TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same 
     const fs::path file = kResults / "proofs-6x6" / ("konobi-6x6-" + o.point + ".proof.xz");
     INFO(file);
     REQUIRE(fs::exists(file));
-    FILE* pipe = popen(("xz -dc '" + file.string() + "' | head -n 5").c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buf[4096];
-    const std::string head(buf, fread(buf, 1, sizeof buf, pipe));
-    pclose(pipe);
+    const std::string head = decompress(file, 4096);
     auto pos = konobi::Position<1>::empty(g);
     pos.place(p);
     pos.swap_available = false;
