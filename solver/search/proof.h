@@ -135,25 +135,31 @@ class ProofBuilder {
   }
 
   void winner_node(const State& s) {
+    // An immediate win needs no entry: the checker finds it by itself. It
+    // is looked for before the visited set, which it then stays out of:
+    // about 40% of the positions met win at once, and the test costs less
+    // than the set's cache miss (measured on 5x5 a3: 2.6 M positions met,
+    // 1.1 M of them won at once).
+    if constexpr (!kGonnect) seen_.prefetch(s.key());
+    const Bitboard<W> legal = Rules::placements(s);
+    if (Rules::winning(s, legal).any()) return;
     if (!first_visit(s)) return;
-    const NodeMoves<W> nm = Game::moves(s);
-    // An immediate win needs no entry: the checker finds it by itself.
-    if (nm.kind == NodeKind::WinNow) return;
-    if (nm.kind == NodeKind::LoseNow) throw std::logic_error("proof extraction: the winner has no move in a position proven won");
-    if (nm.kind == NodeKind::PassOnly) {
-      record(s, kPass);
-      return descend(s, kPass, [&](const State& q) { loser_node(q); });
-    }
     // The move the search recorded when it proved s: the winning child that
     // had cost it the least. It is taken only if the table still holds that
     // child as proven (a table too small may have lost it).
     const Move own = own_move(s);
-    if (own >= 0 && nm.moves.test(own)) {
+    if (own >= 0 && legal.test(own)) {
       const auto f = tt_.probe(Game::child_key(s, own, opt_.symmetry));
       if (f.hit && f.dn == 0) {
         record(s, own);
         return descend(s, own, [&](const State& q) { loser_node(q); });
       }
+    }
+    const NodeMoves<W> nm = Game::moves(s);
+    if (nm.kind == NodeKind::LoseNow) throw std::logic_error("proof extraction: the winner has no move in a position proven won");
+    if (nm.kind == NodeKind::PassOnly) {
+      record(s, kPass);
+      return descend(s, kPass, [&](const State& q) { loser_node(q); });
     }
     Move best = -1;
     uint32_t best_work = ~0u;
@@ -225,26 +231,19 @@ class ProofBuilder {
 
   void loser_node(const State& s) {
     if (!first_visit(s)) return;
-    const Color loser = Game::board(s).to_move;
     const Bitboard<W> legal = Rules::placements(s);
     if (legal.none()) {
       // Konobi: the loser passes. Gonnect: no passing, the loser has lost.
       if constexpr (!kGonnect) descend(s, kPass, [&](const State& q) { winner_node(q); });
       return;
     }
-    // Each reply's visit starts with two cache misses, its visited-set
-    // slot and its table entry: start them all before the first.
-    legal.for_each([&](int m) {
-      if constexpr (!kGonnect) seen_.prefetch(s.key_after(m));
-      tt_.prefetch(Game::child_key(s, m, opt_.symmetry));
-    });
-    legal.for_each([&](int m) {
-      descend(s, m, [&](const State& q) {
-        if (Rules::has_winning_chain(q, loser))
-          throw std::logic_error("proof extraction: the loser wins in a position proven lost");
-        winner_node(q);
-      });
-    });
+    if (Rules::winning(s, legal).any()) throw std::logic_error("proof extraction: the loser wins in a position proven lost");
+    // Each reply's winning move is read from the table: start every
+    // reply's cache miss before the first. (The visited set is fetched by
+    // winner_node itself, which needs it only for replies without an
+    // immediate win.)
+    legal.for_each([&](int m) { tt_.prefetch(Game::child_key(s, m, opt_.symmetry)); });
+    legal.for_each([&](int m) { descend(s, m, [&](const State& q) { winner_node(q); }); });
   }
 
   TranspositionTable& tt_;
