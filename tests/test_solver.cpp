@@ -931,6 +931,34 @@ TEST_CASE("corrupt results files are refused", "[solver]") {
   }
 }
 
+TEST_CASE("a proof has one entry per position of the winner and none where the winner wins at once",
+          "[solver][proof]") {
+  // The walk tests for an immediate win before it consults its visited set
+  // (proof.h): such a position must still get no entry, and every other
+  // position of the winner exactly one.
+  std::vector<Pos> positions = openings4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 3 : 12, 8, 12, 4242u);
+  positions.insert(positions.end(), mid.begin(), mid.end());
+  size_t entries = 0;
+  for (const Pos& pos : positions) {
+    INFO(show(pos));
+    const auto lines = lines_of(build_proof(pos));
+    REQUIRE(lines.size() > kHeaderLines);
+    const std::string winner = lines[3].substr(std::string("winner ").size());
+    std::unordered_set<std::string> seen;
+    for (size_t i = kHeaderLines; i + 1 < lines.size(); ++i) {
+      const std::string at = lines[i].substr(0, lines[i].rfind(' '));
+      INFO(lines[i]);
+      CHECK(seen.insert(at).second);
+      const Pos p = konobi::from_text<1>(konobi::parse_position(at));
+      CHECK(p.to_move == (winner == "black" ? konobi::Black : konobi::White));
+      CHECK(konobi::KonobiRules::winning(p, konobi::KonobiRules::placements(p)).none());
+      ++entries;
+    }
+  }
+  CHECK(entries > 0);
+}
+
 TEST_CASE("a proof's size without its text is the number of entries build() writes", "[solver][proof]") {
   std::vector<Pos> positions = openings4();
   const std::vector<Pos> mid = random_positions(5, kSanitize ? 3 : 12, 10, 14, 777u);
