@@ -306,10 +306,11 @@ int cmd_solve(const Args& args) {
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
   if (cfg.out.empty()) cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
   // A big table costs its first touch of every page, which dominates a
-  // solve that takes a fraction of a second, and on 5x5 costs more than the
-  // nodes a smaller table loses: 512 MiB, two thirds full at the end, took 14.2 s
-  // on average against 16.0 s for 1 GiB (five alternated pairs, two
-  // threads), the kernel clearing pages 0.1 to 0.4 s against 1.4 to 3.1 s.
+  // solve that takes a fraction of a second, and on 5x5 costs more than
+  // the nodes a smaller table loses: 512 MiB, two thirds full at the end,
+  // took 14.2 s on average against 16.0 s for 1 GiB (five alternated
+  // pairs, two threads), the kernel clearing pages 0.1 to 0.4 s against
+  // 1.4 to 3.1 s.
   if (!vm.count("tt-mb")) cfg.tt_mb = cfg.size <= 4 ? 64 : cfg.size == 5 ? 512 : 1024;
   cfg.dfpn.symmetry = !no_symmetry;
   cfg.dfpn.evaluate = !no_eval;
