@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/notation.h"
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/openings.h"
@@ -234,6 +235,31 @@ TEST_CASE("a solve resumed from a partial results file reaches the same verdicts
     // The time of the earlier run is carried over.
     CHECK(resumed.seconds >= partial.seconds);
   }
+  SECTION("--openings solves only the classes named, and --resume the rest") {
+    const auto& g = konobi::Geometry<1>::get(4);
+    // d2 and a3 name the classes of a2 and a2 again (one class), b1 that of b1.
+    require_status(run_konobi({"solve", "--size", "4", "--out", b, "--quiet", "--tt-mb", "16", "--openings", "d2,b1,a3"},
+                              kGuard),
+                   0);
+    const konobi::Results some = load(b);
+    REQUIRE_FALSE(some.complete());
+    int solved = 0;
+    for (int p = 0; p < 16; ++p) {
+      const int rep = konobi::opening_representative(g, p);
+      const bool chosen = rep == konobi::parse_point(4, "a2") || rep == konobi::parse_point(4, "b1");
+      INFO("point " << p);
+      CHECK(some.openings[p].solved == chosen);
+      if (chosen) {
+        CHECK(some.openings[p].winner == full.openings[p].winner);
+        ++solved;
+      }
+    }
+    CHECK(solved == 8);
+    require_status(run_konobi({"solve", "--size", "4", "--out", b, "--resume", "--quiet", "--tt-mb", "16"}, kGuard), 0);
+    const konobi::Results rest = load(b);
+    CHECK(rest.complete());
+    require_same_openings(full, rest);
+  }
   SECTION("a run stopped with SIGINT (or one that finished first)") {
     const Run r = run_konobi({"solve", "--size", "4", "--out", c, "--tt-mb", "1", "--threads", "1", "--no-symmetry", "--no-eval"},
                          "timeout --preserve-status -s INT 0.3 ");
@@ -307,6 +333,12 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   SECTION("a replay budget out of range") {
     require_usage_error(run_konobi({"solve", "--size", "4", "--simulation", "-1", "--out", out}), "--simulation");
     require_usage_error(run_konobi({"bench", "--simulation", "100001"}), "--simulation");
+    CHECK_FALSE(fs::exists(out));
+  }
+  SECTION("--openings with a point that is not one") {
+    require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "b1,e5", "--out", out}), "e5");
+    require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "b1,,c2", "--out", out}), "--openings");
+    require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "", "--out", out}), "--openings");
     CHECK_FALSE(fs::exists(out));
   }
   SECTION("a table too small for one bucket") {

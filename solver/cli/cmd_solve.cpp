@@ -3,6 +3,7 @@
 // empty board's value and the pie verdict follow. Writes the results file
 // after every proven class, reports progress every second, stops cleanly on
 // Ctrl-C, and --resume carries on from the file.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -38,6 +39,7 @@ struct SolveConfig {
   double tt_mb = 1024;
   double class_limit = 0;  // seconds per symmetry class, 0 = none
   std::string out, proof_dir, command;
+  std::string openings;  // points whose classes to solve, in this order; empty: all
   bool resume = false, quiet = false;
   DfpnOptions dfpn;
 };
@@ -70,6 +72,26 @@ void print_table(const Results& r, std::ostream& out) {
     out << "Pie rule: White swaps after every winning opening and replies to every losing one, "
            "so the second player wins with perfect play.\n";
   out << "Nodes " << r.nodes << ", " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+}
+
+// The classes of the points of a comma-separated list, in its order, each
+// once: a point names its whole class.
+template <int W>
+std::vector<int> chosen_classes(const Geometry<W>& g, const std::string& list) {
+  std::vector<int> reps;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) {
+    int p;
+    try {
+      p = parse_point(g.n, name);
+    } catch (const ParseError& e) {
+      throw UsageError("--openings: " + std::string(e.what()));
+    }
+    const int rep = opening_representative(g, p);
+    if (std::find(reps.begin(), reps.end(), rep) == reps.end()) reps.push_back(rep);
+  }
+  if (reps.empty()) throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
+  return reps;
 }
 
 template <class Game, int W>
@@ -126,12 +148,14 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   const std::vector<int> classes = opening_classes(g);
   std::atomic<int> proven{0};  // read by the progress line
   int skipped = 0;             // changed only under results_mutex (below)
-  std::vector<int> todo;        // unproven classes, in point order (corners, often the hardest, first)
-  std::vector<State> jobs;
-  for (int rep : classes) {
+  for (int rep : classes)
     if (results.openings[rep].solved) ++proven;
-    else todo.push_back(rep), jobs.push_back(opening(rep));
-  }
+  // Unproven classes, in point order (corners, often the hardest, first),
+  // or those of --openings in the order given.
+  std::vector<int> todo;
+  std::vector<State> jobs;
+  for (int rep : cfg.openings.empty() ? classes : chosen_classes(g, cfg.openings))
+    if (!results.openings[rep].solved) todo.push_back(rep), jobs.push_back(opening(rep));
   JobRunner<Game, W> runner(tt, cfg.dfpn, cfg.threads);
   runner.set_progress(&nodes);
   runner.set_job_seconds(cfg.class_limit);
@@ -282,6 +306,8 @@ int cmd_solve(const Args& args) {
     ("out,o", po::value<std::string>(&cfg.out), "results file (default results/GAME-NxN.json)")
     ("class-limit", po::value<double>(&cfg.class_limit)->default_value(0),
      "give up on a symmetry class after this many seconds and go on (0: no limit)")
+    ("openings", po::value<std::string>(&cfg.openings),
+     "solve only the classes of these points, in this order (comma-separated, such as c3,b2); the others stay as they are")
     ("resume", po::bool_switch(&cfg.resume), "continue from the results file, skipping proven openings")
     ("proof", po::value<std::string>(&cfg.proof_dir), "write each opening's proof into this folder")
     ("no-symmetry", po::bool_switch(&no_symmetry), "key the table by the plain position (for measurements)")
@@ -301,6 +327,8 @@ int cmd_solve(const Args& args) {
   if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not '" + ghi + "'");
   if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
   cfg.strict_ghi = ghi == "strict";
+  if (vm.count("openings") && cfg.openings.empty())
+    throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
   if (cfg.size < kMinSize || cfg.size > 8)
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
