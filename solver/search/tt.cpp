@@ -19,12 +19,15 @@ void TranspositionTable::clear() {
   std::memset(static_cast<void*>(table_), 0, nbuckets_ * sizeof(TTBucket));
 }
 
+// Keys are hashed, so the first buckets are as fair a sample as any. A
+// sample spread over the table instead touched a page every few megabytes:
+// the first progress line of a 16 GiB 6x6 solve had the kernel clear 8 GiB
+// and came 18 s late.
 double TranspositionTable::fill() const {
   const size_t sample = std::min<size_t>(nbuckets_, 4096);
-  const size_t stride = nbuckets_ / sample;
   size_t used = 0;
   for (size_t i = 0; i < sample; ++i)
-    for (const TTEntry& e : table_[i * stride].e) used += !e.empty();
+    for (const TTEntry& e : table_[i].e) used += !e.empty();
   return double(used) / double(sample * 4);
 }
 
