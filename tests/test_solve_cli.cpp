@@ -347,6 +347,19 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
     CHECK_THAT(r.err, Contains("MB"));
     CHECK_FALSE(fs::exists(out));
   }
+  SECTION("a table larger than the memory available") {
+    // Twice MemAvailable: rounded down to a power of two of buckets, still
+    // more than is available, and perhaps less than the kernel would map.
+    std::ifstream meminfo("/proc/meminfo");
+    unsigned long long kib = 0;
+    for (std::string line; std::getline(meminfo, line);)
+      if (std::sscanf(line.c_str(), "MemAvailable: %llu kB", &kib) == 1) break;
+    REQUIRE(kib > 0);
+    const Run r = run_konobi({"solve", "--size", "4", "--tt-mb", std::to_string(2 * (kib / 1024 + 1)), "--out", out});
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("available") && Contains("--tt-mb"));
+    CHECK_FALSE(fs::exists(out));
+  }
   SECTION("--resume with a corrupt results file") {
     const std::string garbage = "{\"schema\": \"konobi-results/1\", \"size\": 4, \"openings\": [ garbage";
     spit(out, garbage);

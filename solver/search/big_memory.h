@@ -16,7 +16,13 @@ struct BigMemoryFree {
 };
 using BigMemory = std::unique_ptr<void, BigMemoryFree>;
 
-// Throws std::bad_alloc when the memory is not there.
+// Throws std::runtime_error, saying how much there is, when `bytes` is more
+// than the system has available (Linux's MemAvailable): the kernel would
+// grant such a mapping and kill the process once the pages were touched,
+// hours into a solve. Throws std::bad_alloc when the mapping itself fails.
 BigMemory allocate_big_zeroed(size_t bytes);
+
+// MemAvailable in bytes, or 0 where the system does not tell.
+size_t available_memory_bytes();
 
 }  // namespace konobi

@@ -46,7 +46,8 @@ struct alignas(64) TTBucket {
 class TranspositionTable {
  public:
   // Throws std::invalid_argument when `megabytes` cannot hold one bucket and
-  // std::bad_alloc when the memory is not there.
+  // std::runtime_error or std::bad_alloc when the memory is not there
+  // (allocate_big_zeroed).
   explicit TranspositionTable(double megabytes);
 
   struct Found {
