@@ -22,6 +22,7 @@
 #include "core/notation.h"
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
+#include "solver/search/big_memory.h"
 #include "solver/search/openings.h"
 
 using Catch::Contains;
@@ -350,12 +351,9 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   SECTION("a table larger than the memory available") {
     // Twice MemAvailable: rounded down to a power of two of buckets, still
     // more than is available, and perhaps less than the kernel would map.
-    std::ifstream meminfo("/proc/meminfo");
-    unsigned long long kib = 0;
-    for (std::string line; std::getline(meminfo, line);)
-      if (std::sscanf(line.c_str(), "MemAvailable: %llu kB", &kib) == 1) break;
-    REQUIRE(kib > 0);
-    const Run r = run_konobi({"solve", "--size", "4", "--tt-mb", std::to_string(2 * (kib / 1024 + 1)), "--out", out});
+    const size_t mib = konobi::available_memory_bytes() >> 20;
+    REQUIRE(mib > 0);
+    const Run r = run_konobi({"solve", "--size", "4", "--tt-mb", std::to_string(2 * (mib + 1)), "--out", out});
     require_status(r, 2);
     CHECK_THAT(r.err, Contains("available") && Contains("--tt-mb"));
     CHECK_FALSE(fs::exists(out));
