@@ -39,7 +39,7 @@ struct SolveConfig {
   double tt_mb = 1024;
   double class_limit = 0;  // seconds per symmetry class, 0 = none
   std::string out, proof_dir, command;
-  std::string openings;  // points whose classes to solve, in this order; empty: all
+  std::vector<int> openings;  // points whose classes to solve, in this order; empty: all
   bool resume = false, quiet = false;
   DfpnOptions dfpn;
 };
@@ -74,23 +74,30 @@ void print_table(const Results& r, std::ostream& out) {
   out << "Nodes " << r.nodes << ", " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
 }
 
-// The classes of the points of a comma-separated list, in its order, each
-// once: a point names its whole class.
-template <int W>
-std::vector<int> chosen_classes(const Geometry<W>& g, const std::string& list) {
-  std::vector<int> reps;
+// The points of --openings' comma-separated list, checked before any
+// memory is taken.
+std::vector<int> parse_openings(int n, const std::string& list) {
+  std::vector<int> points;
   std::stringstream in(list);
   for (std::string name; std::getline(in, name, ',');) {
-    int p;
     try {
-      p = parse_point(g.n, name);
+      points.push_back(parse_point(n, name));
     } catch (const ParseError& e) {
       throw UsageError("--openings: " + std::string(e.what()));
     }
-    const int rep = opening_representative(g, p);
-    if (std::find(reps.begin(), reps.end(), rep) == reps.end()) reps.push_back(rep);
   }
-  if (reps.empty()) throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
+  if (points.empty()) throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
+  return points;
+}
+
+// The classes of `points`, in their order, each once: a point names its
+// whole class.
+template <int W>
+std::vector<int> chosen_classes(const Geometry<W>& g, const std::vector<int>& points) {
+  std::vector<int> reps;
+  for (int p : points)
+    if (const int rep = opening_representative(g, p); std::find(reps.begin(), reps.end(), rep) == reps.end())
+      reps.push_back(rep);
   return reps;
 }
 
@@ -292,7 +299,7 @@ int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
   bool no_symmetry = false, no_eval = false;
-  std::string ghi = "strict";
+  std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
   opts.add_options()
     ("ghi", po::value<std::string>(&ghi)->default_value("strict"),
@@ -306,7 +313,7 @@ int cmd_solve(const Args& args) {
     ("out,o", po::value<std::string>(&cfg.out), "results file (default results/GAME-NxN.json)")
     ("class-limit", po::value<double>(&cfg.class_limit)->default_value(0),
      "give up on a symmetry class after this many seconds and go on (0: no limit)")
-    ("openings", po::value<std::string>(&cfg.openings),
+    ("openings", po::value<std::string>(&openings),
      "solve only the classes of these points, in this order (comma-separated, such as c3,b2); the others stay as they are")
     ("resume", po::bool_switch(&cfg.resume), "continue from the results file, skipping proven openings")
     ("proof", po::value<std::string>(&cfg.proof_dir), "write each opening's proof into this folder")
@@ -327,11 +334,10 @@ int cmd_solve(const Args& args) {
   if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not '" + ghi + "'");
   if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
   cfg.strict_ghi = ghi == "strict";
-  if (vm.count("openings") && cfg.openings.empty())
-    throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
   if (cfg.size < kMinSize || cfg.size > 8)
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
+  if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
   if (cfg.out.empty()) cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
   // A big table costs its first touch of every page, which dominates a
   // solve that takes a fraction of a second, and on 5x5 costs more than
