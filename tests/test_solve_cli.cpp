@@ -275,6 +275,43 @@ TEST_CASE("a solve resumed from a partial results file reaches the same verdicts
   }
 }
 
+TEST_CASE("a class given up keeps its effort on record, and a resumed attempt adds to it", "[cli]") {
+  // The 5x5 corner takes seconds: a limit of 1 s always gives it up.
+  TempDir dir;
+  const std::string out = dir / "effort.json";
+  const std::vector<std::string> args = {"solve",     "--size",  "5",       "--openings", "a1", "--class-limit", "1",
+                                         "--threads", "1",       "--tt-mb", "16",         "--out", out};
+  const Run first = run_konobi(args, kGuard);
+  require_status(first, 0);
+  CHECK_THAT(first.out, Contains("Not proven: a1 after"));
+  const konobi::Results once = load(out);
+  const auto& g = konobi::Geometry<1>::get(5);
+  for (int p = 0; p < 25; ++p) {
+    INFO("point " << konobi::point_name(5, p));
+    const konobi::OpeningResult& o = once.openings[p];
+    REQUIRE_FALSE(o.solved);
+    if (konobi::opening_representative(g, p) == konobi::parse_point(5, "a1")) {
+      CHECK(o.nodes > 0);
+      CHECK(o.seconds >= 1.0);
+      CHECK(o.pn > 0);
+      CHECK(o.dn > 0);
+      CHECK(o.pn < konobi::kInf);
+      CHECK(o.dn < konobi::kInf);
+    } else {
+      CHECK(o.nodes == 0);  // never searched
+    }
+  }
+  std::vector<std::string> again = args;
+  again.push_back("--resume");
+  require_status(run_konobi(again, kGuard), 0);
+  const konobi::Results twice = load(out);
+  const int a1 = konobi::parse_point(5, "a1");
+  REQUIRE_FALSE(twice.openings[a1].solved);
+  CHECK(twice.openings[a1].nodes > once.openings[a1].nodes);
+  CHECK(twice.openings[a1].seconds >= once.openings[a1].seconds + 1.0);
+  CHECK(twice.nodes == twice.openings[a1].nodes);
+}
+
 TEST_CASE("solve stops cleanly on SIGINT, saves, and resumes from the saved file", "[cli]") {
   // 5x5 takes minutes, so it is always interrupted here.
   TempDir dir;
@@ -293,6 +330,10 @@ TEST_CASE("solve stops cleanly on SIGINT, saves, and resumes from the saved file
     CHECK_THAT(first.err, Contains("interrupted") && Contains("--resume"));
     CHECK_FALSE(saved.complete());
     CHECK_THAT(json, Contains("\"complete\": false"));
+    // The classes being searched at the stop keep the work spent on them.
+    bool effort = false;
+    for (const auto& o : saved.openings) effort |= !o.solved && o.nodes > 0 && o.pn > 0;
+    CHECK(effort);
   }
   CHECK(saved.seconds > 0);
 

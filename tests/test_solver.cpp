@@ -849,6 +849,11 @@ konobi::Results sample_results() {
       o.nodes = 10 + p;
       o.proof_size = 5;
       o.seconds = 0.5;
+    } else if (p == 2) {  // searched and stopped: its effort is kept
+      o.nodes = 70000;
+      o.seconds = 12.5;
+      o.pn = 35;
+      o.dn = 226;
     }
     r.openings.push_back(o);
   }
@@ -878,7 +883,13 @@ TEST_CASE("results files survive a round trip", "[solver]") {
     CHECK(back.openings[p].winner == r.openings[p].winner);
     CHECK(back.openings[p].continuation == r.openings[p].continuation);
     CHECK(back.openings[p].nodes == r.openings[p].nodes);
+    CHECK(back.openings[p].seconds == Approx(r.openings[p].seconds));
+    CHECK(back.openings[p].pn == r.openings[p].pn);
+    CHECK(back.openings[p].dn == r.openings[p].dn);
   }
+  // An unsolved class that was never searched has no effort fields.
+  CHECK(back.openings[5].nodes == 0);
+  CHECK(back.openings[2].nodes == 70000);
   CHECK_FALSE(back.complete());
   CHECK(back.empty_board_winner() == "black");
   CHECK(back.to_json() == json);
@@ -920,6 +931,17 @@ TEST_CASE("corrupt results files are refused", "[solver]") {
     REQUIRE(at != std::string::npos);
     bad.replace(at, 17, "\"winner\": \"grey\"");
     CHECK_THROWS_WITH(konobi::Results::from_json(bad, "x.json"), Contains("grey"));
+  }
+  SECTION("a negative count") {
+    for (const char* field : {"\"nodes\": 70000", "\"pn\": 35", "\"proof_size\": 5"}) {
+      std::string bad = json;
+      const size_t at = bad.find(field);
+      REQUIRE(at != std::string::npos);
+      const size_t colon = bad.find(':', at);
+      bad.insert(colon + 2, "-");
+      INFO(bad.substr(at, 20));
+      CHECK_THROWS_WITH(konobi::Results::from_json(bad, "x.json"), Contains("negative"));
+    }
   }
   SECTION("the wrong number of openings") {
     konobi::Results r = sample_results();

@@ -64,6 +64,11 @@ void print_table(const Results& r, std::ostream& out) {
     out << "\n";
   }
   out << "\n";
+  // What the open classes cost so far, and how near each looked.
+  for (const auto& o : r.openings)
+    if (!o.solved && o.nodes > 0 && o.point == o.representative)
+      out << "Not proven: " << o.point << " after " << human_count(double(o.nodes)) << " nodes, " << std::fixed
+          << std::setprecision(0) << o.seconds << " s (root pn " << o.pn << ", dn " << o.dn << ")\n";
   const std::string eb = r.empty_board_winner();
   out << "Empty board without the pie rule: "
       << (eb.empty() ? "not known yet" : eb == "black" ? "Black (first player) wins" : "White (second player) wins")
@@ -225,8 +230,19 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
   auto on_end = [&](const JobResult& r) {
     const int rep = todo[r.job];
     if (r.end != JobEnd::Proven) {
+      // Every search on the class has left, so its root entry holds the
+      // numbers it stopped at (unless a tiny table lost it).
+      const auto f = tt.probe(Game::key(jobs[r.job], cfg.dfpn.symmetry));
       std::lock_guard lock(results_mutex);
       exact_nodes += r.nodes;  // given-up and interrupted searches count too
+      for (int p = 0; p < g.cells; ++p) {
+        if (opening_representative(g, p) != rep) continue;
+        OpeningResult& o = results.openings[p];
+        o.nodes += r.nodes;
+        o.seconds += r.seconds;
+        o.pn = f.hit ? f.pn : 0;
+        o.dn = f.hit ? f.dn : 0;
+      }
       if (r.end == JobEnd::GaveUp) {
         ++skipped;
         std::cerr << "gave up on " << point_name(n, rep) << " after " << std::fixed << std::setprecision(0) << r.seconds

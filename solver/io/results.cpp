@@ -22,6 +22,15 @@ Provenance read_provenance(const JsonValue& p) {
           p.has("simulation") ? int(p["simulation"].integer()) : 0};
 }
 
+namespace {
+// Node counts, sizes and proof numbers: a negative one is a corrupt file.
+unsigned long long count(const JsonValue& v, const char* name) {
+  const long long x = v[name].integer();
+  if (x < 0) throw std::runtime_error(std::string(name) + " is negative");
+  return (unsigned long long)x;
+}
+}  // namespace
+
 bool Results::complete() const {
   if (openings.empty()) return false;
   for (const auto& o : openings)
@@ -74,6 +83,8 @@ std::string Results::to_json() const {
       for (const auto& m : o.continuation) j.value(m);
       j.end_array();
       j.field("nodes", o.nodes).field("proof_size", o.proof_size).field("seconds", o.seconds);
+    } else if (o.nodes > 0) {
+      j.field("nodes", o.nodes).field("seconds", o.seconds).field("pn", o.pn).field("dn", o.dn);
     }
     j.end_object();
   }
@@ -94,10 +105,10 @@ Results Results::from_json(const std::string& text, const std::string& where) {
       r.ko_rule = v["ko_rule"].str();
       r.edges = v["edges"].str();
       r.ghi = v["ghi"].str();
-      r.ghi_hazards = (unsigned long long)v["ghi_hazards"].integer();
+      r.ghi_hazards = count(v, "ghi_hazards");
     }
     r.provenance = read_provenance(v["provenance"]);
-    r.nodes = (unsigned long long)v["nodes"].integer();
+    r.nodes = count(v, "nodes");
     r.seconds = v["seconds"].number();
     for (const JsonValue& o : v["openings"].array()) {
       OpeningResult x;
@@ -108,9 +119,14 @@ Results Results::from_json(const std::string& text, const std::string& where) {
         x.winner = o["winner"].str();
         if (x.winner != "black" && x.winner != "white") throw std::runtime_error("winner '" + x.winner + "' is not black or white");
         for (const JsonValue& m : o["continuation"].array()) x.continuation.push_back(m.str());
-        x.nodes = (unsigned long long)o["nodes"].integer();
-        x.proof_size = (unsigned long long)o["proof_size"].integer();
+        x.nodes = count(o, "nodes");
+        x.proof_size = count(o, "proof_size");
         x.seconds = o["seconds"].number();
+      } else if (o.has("nodes")) {
+        x.nodes = count(o, "nodes");
+        x.seconds = o["seconds"].number();
+        x.pn = count(o, "pn");
+        x.dn = count(o, "dn");
       }
       r.openings.push_back(std::move(x));
     }

@@ -17,8 +17,14 @@ struct OpeningResult {
   bool solved = false;
   std::string winner;  // "black" or "white" (with White to move, no swap)
   std::vector<std::string> continuation;  // best play from the opening, White first
+  // Solved: the search of the run that proved it. Unsolved: every run's
+  // effort on it so far, so a long attempt that was stopped is on record.
   unsigned long long nodes = 0, proof_size = 0;
   double seconds = 0;
+  // Unsolved and searched: the root's proof and disproof numbers (White to
+  // move: the estimated cost of proving that White wins, and that Black
+  // wins) when the last run stopped; 0 when never searched.
+  unsigned long long pn = 0, dn = 0;
   // With the pie rule White swaps exactly when Black's opening wins.
   bool swap() const { return winner == "black"; }
 };
