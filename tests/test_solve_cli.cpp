@@ -303,7 +303,9 @@ TEST_CASE("a class given up keeps its effort on record, and a resumed attempt ad
   }
   std::vector<std::string> again = args;
   again.push_back("--resume");
-  require_status(run_konobi(again, kGuard), 0);
+  const Run second = run_konobi(again, kGuard);
+  require_status(second, 0);
+  CHECK_THAT(second.err, Contains("searched before without a proof: a1 "));
   const konobi::Results twice = load(out);
   const int a1 = konobi::parse_point(5, "a1");
   REQUIRE_FALSE(twice.openings[a1].solved);

@@ -133,7 +133,15 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
           results.ghi != (cfg.strict_ghi ? "strict" : "merge-before-capture"))
         throw UsageError(cfg.out + " was solved with ko rule " + results.ko_rule + ", edges " + results.edges +
                          ", ghi " + results.ghi + "; resume it with the same options");
-    if (!cfg.quiet) std::cerr << "resuming from " << cfg.out << "\n";
+    if (!cfg.quiet) {
+      std::string before;
+      for (const auto& o : results.openings)
+        if (!o.solved && o.nodes > 0 && o.point == o.representative)
+          before += (before.empty() ? "" : ", ") + o.point + " " + human_count(double(o.nodes)) + " nodes";
+      std::cerr << "resuming from " << cfg.out;
+      if (!before.empty()) std::cerr << " (searched before without a proof: " << before << ")";
+      std::cerr << "\n";
+    }
   } else {
     results.size = n;
     results.game = Rules::name;
