@@ -66,7 +66,7 @@ void print_table(const Results& r, std::ostream& out) {
   out << "\n";
   // What the open classes cost so far, and how near each looked.
   for (const auto& o : r.openings)
-    if (!o.solved && o.nodes > 0 && o.point == o.representative)
+    if (o.searched_unproven() && o.point == o.representative)
       out << "Not proven: " << o.point << " after " << human_count(double(o.nodes)) << " nodes, " << std::fixed
           << std::setprecision(0) << o.seconds << " s (root pn " << o.pn << ", dn " << o.dn << ")\n";
   const std::string eb = r.empty_board_winner();
@@ -136,7 +136,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     if (!cfg.quiet) {
       std::string before;
       for (const auto& o : results.openings)
-        if (!o.solved && o.nodes > 0 && o.point == o.representative)
+        if (o.searched_unproven() && o.point == o.representative)
           before += (before.empty() ? "" : ", ") + o.point + " " + human_count(double(o.nodes)) + " nodes";
       std::cerr << "resuming from " << cfg.out;
       if (!before.empty()) std::cerr << " (searched before without a proof: " << before << ")";
@@ -233,6 +233,13 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     std::lock_guard lock(sets_mutex);
     idle_sets.push_back(std::move(set));
   };
+  // The points of a class, whose results are written together.
+  auto class_points = [&](int rep) {
+    std::vector<int> points;
+    for (int p = 0; p < g.cells; ++p)
+      if (opening_representative(g, p) == rep) points.push_back(p);
+    return points;
+  };
   // Runs on the thread that ended the class, while the other threads search
   // on: the principal variation and the proof come from the shared table.
   auto on_end = [&](const JobResult& r) {
@@ -243,8 +250,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       const auto f = tt.probe(Game::key(jobs[r.job], cfg.dfpn.symmetry));
       std::lock_guard lock(results_mutex);
       exact_nodes += r.nodes;  // given-up and interrupted searches count too
-      for (int p = 0; p < g.cells; ++p) {
-        if (opening_representative(g, p) != rep) continue;
+      for (int p : class_points(rep)) {
         OpeningResult& o = results.openings[p];
         o.nodes += r.nodes;
         o.seconds += r.seconds;
@@ -281,8 +287,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     std::lock_guard lock(results_mutex);
     exact_nodes += r.nodes;
     // Every point of the class, with moves mapped by the same symmetry.
-    for (int p = 0; p < g.cells; ++p) {
-      if (opening_representative(g, p) != rep) continue;
+    for (int p : class_points(rep)) {
       int s = 0;
       while (g.sym[s][p] != rep) ++s;  // the colour-keeping symmetries are their own inverses
       OpeningResult& o = results.openings[p];

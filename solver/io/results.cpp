@@ -83,7 +83,7 @@ std::string Results::to_json() const {
       for (const auto& m : o.continuation) j.value(m);
       j.end_array();
       j.field("nodes", o.nodes).field("proof_size", o.proof_size).field("seconds", o.seconds);
-    } else if (o.nodes > 0) {
+    } else if (o.searched_unproven()) {
       j.field("nodes", o.nodes).field("seconds", o.seconds).field("pn", o.pn).field("dn", o.dn);
     }
     j.end_object();

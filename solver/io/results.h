@@ -25,6 +25,8 @@ struct OpeningResult {
   // move: the estimated cost of proving that White wins, and that Black
   // wins) when the last run stopped; 0 when never searched.
   unsigned long long pn = 0, dn = 0;
+  // Searched without a proof yet: the effort fields above are on record.
+  bool searched_unproven() const { return !solved && nodes > 0; }
   // With the pie rule White swaps exactly when Black's opening wins.
   bool swap() const { return winner == "black"; }
 };
