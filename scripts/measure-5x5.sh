@@ -6,7 +6,8 @@
 # two cores. Usage: scripts/measure-5x5.sh [table MiB] (default: solve's own)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mb=(${1:+--tt-mb "$1"})
+mb=()  # table size: solve's own unless given
+if [[ $# -gt 0 ]]; then mb=(--tt-mb "$1"); fi
 scripts/setup.sh build
 out=$(mktemp -d)
 row() {  # label, then konobi solve options
