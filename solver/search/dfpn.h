@@ -18,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/assert.h"
 #include "eval.h"
 #include "game_search.h"
 #include "movegen.h"
@@ -98,6 +99,7 @@ class Dfpn {
 
   void mid(const State& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
            uint32_t& out_dn, bool fresh = false) {  // fresh: the table did not hold pos
+    KONOBI_ASSERT(th_pn <= kInf && th_dn <= kInf);
     // Threads meet near the root, where the big subtrees are: only there is
     // it worth marking positions busy and re-reading siblings that others
     // may have proven. Deeper down that bookkeeping would cost more table
@@ -132,6 +134,7 @@ class Dfpn {
       children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0, 0, false};
     } else {
       nm.moves.for_each([&](int m) {
+        KONOBI_ASSERT(count < kMaxChildren);
         children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m), 0, false};
       });
       // The table probes are the cost of a node: start every cache miss
@@ -174,6 +177,7 @@ class Dfpn {
         const Estimate e = (*estimates)(c.move);
         c.pn = e.pn, c.dn = e.dn;
       }
+      KONOBI_ASSERT(c.pn <= kInf && c.dn <= kInf && (c.pn != 0 || c.dn != 0));
     }
     if (shared) tt_.add_busy(k, +1);
 
@@ -231,6 +235,9 @@ class Dfpn {
       const uint64_t slack = uint64_t(double(second_dn) * (1.0 + opt_.epsilon)) + 1;
       const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
       const uint32_t child_th_pn = sat(uint64_t(th_dn) - dn + c.pn);
+      // The node is unproven and under its thresholds (else it returned
+      // above), so the child chosen is not proven lost for us and has room.
+      KONOBI_ASSERT(c.dn != 0 && child_th_pn > c.pn);
       try {
         // Children share what they can with pos (Gonnect: the history),
         // so they are built only while pos lives: to descend or evaluate.
@@ -316,6 +323,7 @@ class Dfpn {
     const Bitboard<W> s_empty = Game::board(s).empty_points();
     bool matched = true;
     nm.moves.for_each([&](int x) {
+      KONOBI_ASSERT(count < kMaxChildren);
       const Move y = x == d.s_point ? d.t_point : x;
       matched &= s_empty.test(y);
       moves[count] = x, matches[count] = y, tkeys[count] = child_key(t, x);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "core/assert.h"
 #include "core/gonnect.h"
 #include "eval.h"
 #include "movegen.h"
@@ -206,11 +207,13 @@ struct GonnectSearch {
 // move) stay as they are.
 template <class Game, int W>
 int table_move(const typename Game::template State<W>& s, int m, bool symmetry) {
+  KONOBI_ASSERT(m < Game::board(s).g->cells);
   return m < 0 ? m : Game::board(s).g->sym[Game::key_symmetry(s, symmetry)][m];
 }
 // The move a table entry names, in s's own orientation.
 template <class Game, int W>
 int board_move(const typename Game::template State<W>& s, int m, bool symmetry) {
+  KONOBI_ASSERT(m < Game::board(s).g->cells);
   return m < 0 ? m : Game::board(s).g->sym[sym_inverse(Game::key_symmetry(s, symmetry))][m];
 }
 
