@@ -20,7 +20,7 @@ constexpr int kWinScore = 10000;
 inline int remoteness_of(int s) { return kWinScore - std::abs(s); }
 
 // Game: the searched game (game_search.h), Konobi unless told.
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class AlphaBeta {
  public:
   using State = typename Game::template State<W>;

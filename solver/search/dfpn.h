@@ -42,7 +42,7 @@ struct DfpnOptions {
 struct SearchStopped {};
 
 // Game: the searched game (game_search.h), Konobi unless told.
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class Dfpn {
  public:
   using State = typename Game::template State<W>;

@@ -12,6 +12,7 @@
 #include "core/gonnect.h"
 #include "eval.h"
 #include "movegen.h"
+#include "searched_game.h"
 
 namespace konobi {
 
@@ -200,6 +201,10 @@ struct GonnectSearch {
     return s.pos;
   }
 };
+
+// The contract of searched_game.h, checked here for both games.
+static_assert(SearchedGame<KonobiSearch, 1>);
+static_assert(SearchedGame<GonnectSearch, 1>);
 
 // A move as a table entry keeps it: in the orientation of the image that
 // the entry's key hashed, so that an entry written through one image of a

@@ -28,7 +28,7 @@ namespace konobi {
 
 using Proof = ProofFile;
 
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class ProofBuilder {
  public:
   using State = typename Game::template State<W>;
