@@ -57,7 +57,7 @@ std::string first_difference(const std::string& want, const std::string& got) {
 
 }  // namespace
 
-TEST_CASE("show --json, analyze, pie and puzzles --from print exactly their golden outputs", "[cli][golden]") {
+TEST_CASE("golden outputs: show --json and analyze and pie and puzzles --from print exactly the stored text", "[cli][golden]") {
   const char* regen = std::getenv("KONOBI_REGENERATE_GOLDEN");
   const bool regenerate = regen && std::string(regen) == "1";
   for (const GoldenCase& c : golden_cases()) {
