@@ -19,6 +19,7 @@ struct RuleError : std::runtime_error {
 };
 
 template <class Rules, int W>
+  requires GameRules<Rules, W>
 class Game {
  public:
   using State = typename Rules::template State<W>;

@@ -13,6 +13,7 @@
 
 #include "notation.h"
 #include "position.h"
+#include "rules.h"
 
 namespace konobi {
 
@@ -345,5 +346,7 @@ struct GonnectRules {
     return gonnect_explain_illegal(s, p);
   }
 };
+
+static_assert(GameRules<GonnectRules, 1>);  // the contract of rules.h
 
 }  // namespace konobi

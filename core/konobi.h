@@ -18,6 +18,7 @@
 
 #include "notation.h"
 #include "position.h"
+#include "rules.h"
 
 namespace konobi {
 
@@ -216,5 +217,7 @@ struct KonobiRules {
     pos.place(p);
   }
 };
+
+static_assert(GameRules<KonobiRules, 1>);  // the contract of rules.h
 
 }  // namespace konobi

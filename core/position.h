@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 
+#include "assert.h"
 #include "geometry.h"
 
 namespace konobi {
@@ -34,6 +35,7 @@ struct Position {
   int at(int p) const { return stones[Black].test(p) ? Black : stones[White].test(p) ? White : -1; }
 
   void toggle_stone(Color c, int p) {
+    KONOBI_ASSERT(p >= 0 && p < g->cells);
     stones[c] ^= Bitboard<W>::single(p);
     const auto& z = g->zob[c][p];  // the 8 keys side by side: one cache line
     for (int s = 0; s < kSymmetries; ++s) keys[s] ^= z[s];
@@ -41,6 +43,7 @@ struct Position {
   // The mover puts a stone on p. The pie swap opens only after Black's first
   // stone on an empty board.
   void place(int p) {
+    KONOBI_ASSERT(p >= 0 && p < g->cells && !occupied().test(p));
     swap_available = to_move == Black && occupied().none();
     toggle_stone(to_move, p);
     to_move = other(to_move);

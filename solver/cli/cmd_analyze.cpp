@@ -1,8 +1,11 @@
 // konobi analyze: the proven value of a position for the side to move and of
 // every legal move, with remoteness on request and a principal variation.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "command.h"
 #include "game_input.h"
@@ -22,6 +25,49 @@ struct MoveValue {
   bool wins;
   int remoteness;  // -1 unless asked for
 };
+
+// The mover's value (a win if any move wins) and its best remoteness (the
+// winner hurries, the loser delays; -1 unless asked for); sorts the moves
+// wins first, the best first within each value.
+std::pair<bool, int> order_moves(std::vector<MoveValue>& values) {
+  bool wins = false;
+  int best_remote = -1;
+  for (const MoveValue& v : values) wins |= v.wins;
+  for (const MoveValue& v : values)
+    if (v.wins == wins && v.remoteness >= 0)
+      best_remote = best_remote < 0 ? v.remoteness : wins ? std::min(best_remote, v.remoteness) : std::max(best_remote, v.remoteness);
+  std::sort(values.begin(), values.end(), [&](const MoveValue& a, const MoveValue& b) {
+    if (a.wins != b.wins) return a.wins;
+    if (a.remoteness != b.remoteness) return a.wins ? a.remoteness < b.remoteness : a.remoteness > b.remoteness;
+    return a.move < b.move;
+  });
+  return {wins, best_remote};
+}
+
+// The analysis as a picture: each legal point tinted by the colour that wins
+// after the move there, labelled W (the mover wins) or L, with the
+// remoteness when known.
+SvgBoard analysis_svg(const Position<1>& pos, const std::vector<MoveValue>& values, bool wins, bool remoteness,
+                      int best_remote) {
+  SvgBoard b;
+  b.n = pos.size();
+  for (int p = 0; p < pos.g->cells; ++p) b.cells.push_back(pos.at(p));
+  b.values.resize(pos.g->cells);
+  for (const MoveValue& v : values) {
+    if (v.move < 0) continue;
+    const Color winner = v.wins ? pos.to_move : Color(1 - pos.to_move);
+    b.values[v.move].side = winner == Black ? SvgValue::Black : SvgValue::White;
+    b.values[v.move].text = std::string(v.wins ? "W" : "L") + (v.remoteness >= 0 ? std::to_string(v.remoteness) : "");
+  }
+  b.title = std::string(color_name(pos.to_move)) + " to move " + (wins ? "wins" : "loses") +
+            (remoteness ? " in " + std::to_string(best_remote) + " plies" : "");
+  b.notes.push_back("Each legal point: W the move wins, L it loses" +
+                    std::string(remoteness ? ", with the plies to the end" : "") + ".");
+  b.notes.push_back("Tint: the colour that wins after the move.");
+  if (values.size() == 1 && values[0].move == kPass) b.notes.push_back("No legal placement: the mover passes.");
+  b.notes.push_back(format_position(to_text(pos)));
+  return b;
+}
 
 template <class Game>
 int analyze(const GameInput& input, const typename Game::Rules::Variant& variant, bool remoteness, bool json,
@@ -76,46 +122,14 @@ int analyze(const GameInput& input, const typename Game::Rules::Variant& variant
     std::cerr << "konobi analyze: interrupted\n";
     return 130;
   }
-  bool wins = false;
-  int best_remote = -1;
-  for (const MoveValue& v : values) wins |= v.wins;
-  // The winner hurries, the loser delays.
-  for (const MoveValue& v : values)
-    if (v.wins == wins && v.remoteness >= 0)
-      best_remote = best_remote < 0 ? v.remoteness : wins ? std::min(best_remote, v.remoteness) : std::max(best_remote, v.remoteness);
-  std::sort(values.begin(), values.end(), [&](const MoveValue& a, const MoveValue& b) {
-    if (a.wins != b.wins) return a.wins;
-    if (a.remoteness != b.remoteness) return a.wins ? a.remoteness < b.remoteness : a.remoteness > b.remoteness;
-    return a.move < b.move;
-  });
+  const auto [wins, best_remote] = order_moves(values);
   State root = state;
   if constexpr (gonnect) root.pos.swap_available = false;
   else root.swap_available = false;
   solve_game_position<Game, 1>(root, tt, opt, threads, &stop_requested());
   const std::vector<Move> pv = game_principal_variation<Game, 1>(root, tt, opt.symmetry, 4 * pos.g->cells);
   const char* side = pos.to_move == Black ? "black" : "white";
-  if (!svg.empty()) {
-    // Each legal point tinted by the colour that wins after the move there,
-    // labelled W (the mover wins) or L, with the remoteness when known.
-    SvgBoard b;
-    b.n = n;
-    for (int p = 0; p < pos.g->cells; ++p) b.cells.push_back(pos.at(p));
-    b.values.resize(pos.g->cells);
-    for (const MoveValue& v : values) {
-      if (v.move < 0) continue;
-      const Color winner = v.wins ? pos.to_move : Color(1 - pos.to_move);
-      b.values[v.move].side = winner == Black ? SvgValue::Black : SvgValue::White;
-      b.values[v.move].text = std::string(v.wins ? "W" : "L") + (v.remoteness >= 0 ? std::to_string(v.remoteness) : "");
-    }
-    b.title = std::string(color_name(pos.to_move)) + " to move " + (wins ? "wins" : "loses") +
-              (remoteness ? " in " + std::to_string(best_remote) + " plies" : "");
-    b.notes.push_back("Each legal point: W the move wins, L it loses" +
-                      std::string(remoteness ? ", with the plies to the end" : "") + ".");
-    b.notes.push_back("Tint: the colour that wins after the move.");
-    if (values.size() == 1 && values[0].move == kPass) b.notes.push_back("No legal placement: the mover passes.");
-    b.notes.push_back(format_position(to_text(pos)));
-    write_file_atomically(svg, render_svg(b));
-  }
+  if (!svg.empty()) write_file_atomically(svg, render_svg(analysis_svg(pos, values, wins, remoteness, best_remote)));
   if (json) {
     JsonWriter j(std::cout);
     j.begin_object();

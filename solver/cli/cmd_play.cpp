@@ -4,6 +4,7 @@
 // explained.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <type_traits>
 
@@ -33,6 +34,65 @@ struct SolverSettings {
 bool read_line(std::istream& in, std::string& line) {
   std::cout << std::flush;
   return bool(std::getline(in, line));
+}
+
+// A person's answer to the pie rule's question; nothing when the input ends.
+std::optional<bool> ask_swap(const std::string& seat) {
+  while (true) {
+    std::cout << "White (" << seat << "): swap colours and take Black's stone? [y/n] ";
+    std::string line;
+    if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", std::nullopt;
+    if (line == "y" || line == "yes" || line == "swap") return true;
+    if (line == "n" || line == "no") return false;
+    std::cout << "Please answer y or n.\n";
+  }
+}
+
+// A person's legal move, asked until one comes ('moves' lists the legal
+// points); nothing when the person quits or the input ends.
+template <class Rules, int W>
+std::optional<Move> ask_move(const Game<Rules, W>& game, const std::string& who) {
+  const int n = game.position().size();
+  while (true) {
+    std::cout << who << " to move: ";
+    std::string line;
+    if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", std::nullopt;
+    const auto words = split_words(line);
+    if (words.empty()) continue;
+    if (words[0] == "quit" || words[0] == "q") return std::cout << "Game left unfinished.\n", std::nullopt;
+    if (words[0] == "moves") {
+      std::cout << "Legal:";
+      game.placements().for_each([&](int p) { std::cout << ' ' << point_name(n, p); });
+      std::cout << "\n";
+      continue;
+    }
+    Move m;
+    try {
+      m = parse_move(n, words[0]);
+    } catch (const ParseError& e) {
+      std::cout << e.what() << ". Try again.\n";
+      continue;
+    }
+    if (const std::string why = game.why_illegal(m); !why.empty()) {
+      std::cout << "Illegal: " << why << ". Try again.\n";
+      continue;
+    }
+    return m;
+  }
+}
+
+// What the solver says about its move: a proven win once per seat, a
+// proven loss, or no proof within its time.
+void announce_solver_move(const MoveChoice& choice, bool& announced_win, double seconds) {
+  if (choice.knowledge == MoveChoice::ProvenWin && !announced_win) {
+    announced_win = true;
+    std::cout << " and has a proven win";
+  } else if (choice.knowledge == MoveChoice::ProvenLoss) {
+    std::cout << " (it knows it has lost and resists as long as it can)";
+  } else if (choice.knowledge == MoveChoice::Unproven) {
+    std::cout << " (no proof within " << seconds << " s: the evaluation's choice)";
+  }
+  std::cout << ".\n";
 }
 
 template <class Rules, int W>
@@ -83,14 +143,9 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
         swap = solver->should_swap(game.state());
         if (!swap) std::cout << "White (solver) keeps White.\n";
       } else {
-        while (true) {
-          std::cout << "White (" << seat(c) << "): swap colours and take Black's stone? [y/n] ";
-          std::string line;
-          if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", 1;
-          if (line == "y" || line == "yes" || line == "swap") { swap = true; break; }
-          if (line == "n" || line == "no") break;
-          std::cout << "Please answer y or n.\n";
-        }
+        const std::optional<bool> answer = ask_swap(seat(c));
+        if (!answer) return 1;
+        swap = *answer;
       }
       if (swap) {
         game.play(kSwap);
@@ -104,15 +159,7 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
       m = choice.move;
       std::cout << color_name(c) << " (solver) plays " << point_name(n, m);
       const int seat_index = (c == Black) != game.swapped() ? 0 : 1;
-      if (choice.knowledge == MoveChoice::ProvenWin && !announced_win[seat_index]) {
-        announced_win[seat_index] = true;
-        std::cout << " and has a proven win";
-      } else if (choice.knowledge == MoveChoice::ProvenLoss) {
-        std::cout << " (it knows it has lost and resists as long as it can)";
-      } else if (choice.knowledge == MoveChoice::Unproven) {
-        std::cout << " (no proof within " << ss.seconds << " s: the evaluation's choice)";
-      }
-      std::cout << ".\n";
+      announce_solver_move(choice, announced_win[seat_index], ss.seconds);
     } else if (player_of(c) == Player::Random) {
       const std::vector<Move> moves = game.legal_moves();
       std::vector<Move> placements;
@@ -120,31 +167,9 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
       m = placements[std::uniform_int_distribution<size_t>(0, placements.size() - 1)(rng)];
       std::cout << color_name(c) << " (random) plays " << point_name(n, m) << ".\n";
     } else {
-      while (true) {
-        std::cout << color_name(c) << " (" << seat(c) << ") to move: ";
-        std::string line;
-        if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", 1;
-        const auto words = split_words(line);
-        if (words.empty()) continue;
-        if (words[0] == "quit" || words[0] == "q") return std::cout << "Game left unfinished.\n", 1;
-        if (words[0] == "moves") {
-          std::cout << "Legal:";
-          game.placements().for_each([&](int p) { std::cout << ' ' << point_name(n, p); });
-          std::cout << "\n";
-          continue;
-        }
-        try {
-          m = parse_move(n, words[0]);
-        } catch (const ParseError& e) {
-          std::cout << e.what() << ". Try again.\n";
-          continue;
-        }
-        if (const std::string why = game.why_illegal(m); !why.empty()) {
-          std::cout << "Illegal: " << why << ". Try again.\n";
-          continue;
-        }
-        break;
-      }
+      const std::optional<Move> chosen = ask_move(game, std::string(color_name(c)) + " (" + seat(c) + ")");
+      if (!chosen) return 1;
+      m = *chosen;
     }
     game.play(m);
     show();

@@ -445,6 +445,53 @@ class SharedKeySet {
   Shard shards_[kShards];
 };
 
+// A row of the crosscut-free search: n-bit masks of its Black and White stones.
+struct CrosscutFreeRow {
+  uint32_t b, w;
+};
+
+// The rows the search may place: candidates for rows 1 and N (edge) and the
+// rows between (mid). With the lemma, no empty point on the left or right
+// edge, nor anywhere in rows 1 and N.
+inline void crosscut_free_rows(int n, bool lemma, std::vector<CrosscutFreeRow>& edge_rows,
+                               std::vector<CrosscutFreeRow>& mid_rows) {
+  const uint32_t full = (1u << n) - 1;
+  const uint32_t inner = full & ~1u & ~(1u << (n - 1));
+  for (uint32_t b = 0; b <= full; ++b)
+    for (uint32_t w = 0; w <= full; ++w) {
+      if (b & w) continue;
+      const uint32_t e = full & ~(b | w);
+      if (lemma && (e & ~inner)) continue;
+      mid_rows.push_back({b, w});
+      if (!lemma || e == 0) edge_rows.push_back({b, w});
+    }
+}
+
+// Whether rows lo (below) and hi (above) of an n-wide board form a crosscut
+// in some 2x2 block.
+inline bool rows_crosscut(int n, CrosscutFreeRow lo, CrosscutFreeRow hi) {
+  const uint32_t full = (1u << n) - 1;
+  const uint32_t x = (lo.b & (lo.w >> 1) & hi.w & (hi.b >> 1)) | (lo.w & (lo.b >> 1) & hi.b & (hi.w >> 1));
+  return (x & (full >> 1)) != 0;
+}
+
+// With the lemma: every empty point of row m is a crosscut point for both
+// colours given the rows below (d) and above (u). For the Black diagonal
+// towards (dx, dy): that diagonal is B, its two side points W, and the
+// opposite diagonal W with its side points B.
+inline bool empties_are_double_crosscuts(int n, CrosscutFreeRow d, CrosscutFreeRow m, CrosscutFreeRow u) {
+  const uint32_t full = (1u << n) - 1;
+  const uint32_t e = full & ~(m.b | m.w);
+  if (!e) return true;
+  auto east = [](uint32_t r) { return r >> 1; };  // bit c: column c + 1
+  auto west = [](uint32_t r) { return r << 1; };  // bit c: column c - 1
+  const uint32_t ur = east(u.b) & east(m.w) & u.w & west(d.w) & west(m.b) & d.b;
+  const uint32_t ul = west(u.b) & west(m.w) & u.w & east(d.w) & east(m.b) & d.b;
+  const uint32_t dr = east(d.b) & east(m.w) & d.w & west(u.w) & west(m.b) & u.b;
+  const uint32_t dl = west(d.b) & west(m.w) & d.w & east(u.w) & east(m.b) & u.b;
+  return (e & ~(ur | ul | dr | dl) & full) == 0;
+}
+
 // Rows are explored bottom-up; a row is a pair of n-bit masks (Black, White).
 // Pruning, each a fact about the decided rows that no later row can undo:
 //  - a crosscut between two decided rows (the domain is crosscut-free);
@@ -479,41 +526,11 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
   res.full_board_skip = res.lemma && opt.prune_won && opt.full_board_skip;
   res.memo = res.lemma && opt.prune_won && opt.memo;
   const uint32_t full = (1u << n) - 1;
-  const uint32_t inner = full & ~1u & ~(1u << (n - 1));
-
-  struct Row {
-    uint32_t b, w;
-  };
+  using Row = CrosscutFreeRow;
   std::vector<Row> edge_rows, mid_rows;  // candidates for rows 1 and N, and the rows between
-  for (uint32_t b = 0; b <= full; ++b)
-    for (uint32_t w = 0; w <= full; ++w) {
-      if (b & w) continue;
-      const uint32_t e = full & ~(b | w);
-      if (res.lemma && (e & ~inner)) continue;
-      mid_rows.push_back({b, w});
-      if (!res.lemma || e == 0) edge_rows.push_back({b, w});
-    }
-
-  // Whether rows lo (below) and hi (above) form a crosscut in some 2x2 block.
-  auto crosscut = [&](Row lo, Row hi) {
-    const uint32_t x = (lo.b & (lo.w >> 1) & hi.w & (hi.b >> 1)) | (lo.w & (lo.b >> 1) & hi.b & (hi.w >> 1));
-    return (x & (full >> 1)) != 0;
-  };
-  // With the lemma: every empty point of row m is a crosscut point for both
-  // colours given the rows below (d) and above (u). For the Black diagonal
-  // towards (dx, dy): that diagonal is B, its two side points W, and the
-  // opposite diagonal W with its side points B.
-  auto lemma_ok = [&](Row d, Row m, Row u) {
-    const uint32_t e = full & ~(m.b | m.w);
-    if (!e) return true;
-    auto east = [](uint32_t r) { return r >> 1; };  // bit c: column c + 1
-    auto west = [](uint32_t r) { return r << 1; };  // bit c: column c - 1
-    const uint32_t ur = east(u.b) & east(m.w) & u.w & west(d.w) & west(m.b) & d.b;
-    const uint32_t ul = west(u.b) & west(m.w) & u.w & east(d.w) & east(m.b) & d.b;
-    const uint32_t dr = east(d.b) & east(m.w) & d.w & west(u.w) & west(m.b) & u.b;
-    const uint32_t dl = west(d.b) & west(m.w) & d.w & east(u.w) & east(m.b) & u.b;
-    return (e & ~(ur | ul | dr | dl) & full) == 0;
-  };
+  crosscut_free_rows(n, res.lemma, edge_rows, mid_rows);
+  auto crosscut = [n](Row lo, Row hi) { return rows_crosscut(n, lo, hi); };
+  auto lemma_ok = [n](Row d, Row m, Row u) { return empties_are_double_crosscuts(n, d, m, u); };
 
   std::atomic<uint64_t> nodes{0}, hits{0}, leaves{0}, stuck{0}, counter{0}, done{0};
   std::atomic<bool> out_of_time{false};

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/assert.h"
 #include "movegen.h"
 #include "parallel_dfpn.h"
 
@@ -19,7 +20,7 @@ constexpr int kWinScore = 10000;
 inline int remoteness_of(int s) { return kWinScore - std::abs(s); }
 
 // Game: the searched game (game_search.h), Konobi unless told.
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class AlphaBeta {
  public:
   using State = typename Game::template State<W>;
@@ -96,7 +97,10 @@ class AlphaBeta {
     } else {
       // Try the moves most likely to be good first: near the centre.
       int moves[kMaxCells], count = 0;
-      nm.moves.for_each([&](int m) { moves[count++] = m; });
+      nm.moves.for_each([&](int m) {
+        KONOBI_ASSERT(count < kMaxCells);
+        moves[count++] = m;
+      });
       const Geometry<W>& g = *Game::board(pos).g;
       std::sort(moves, moves + count, [&](int a, int b) { return centre_distance(g, a) < centre_distance(g, b); });
       for (int i = 0; i < count && alpha < beta; ++i) consider(Game::child(pos, moves[i]));

@@ -18,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/assert.h"
 #include "eval.h"
 #include "game_search.h"
 #include "movegen.h"
@@ -41,7 +42,7 @@ struct DfpnOptions {
 struct SearchStopped {};
 
 // Game: the searched game (game_search.h), Konobi unless told.
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class Dfpn {
  public:
   using State = typename Game::template State<W>;
@@ -96,8 +97,13 @@ class Dfpn {
   static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
   static uint32_t widen(uint32_t v) { return sat(uint64_t(v) * 2 + 2); }
 
+  // One visit of a node: expand it, seed its children's numbers, then
+  // select the most proving child and search it until the node's numbers
+  // reach its thresholds (or it is proven), replaying a refuted sibling's
+  // refutation on a child before entering it.
   void mid(const State& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
            uint32_t& out_dn, bool fresh = false) {  // fresh: the table did not hold pos
+    KONOBI_ASSERT(th_pn <= kInf && th_dn <= kInf);
     // Threads meet near the root, where the big subtrees are: only there is
     // it worth marking positions busy and re-reading siblings that others
     // may have proven. Deeper down that bookkeeping would cost more table
@@ -111,12 +117,7 @@ class Dfpn {
         return;
       }
     }
-    const uint64_t start_nodes = ++nodes_;
-    if ((nodes_ & 1023) == 0) {
-      if (progress_) progress_->fetch_add(1024, std::memory_order_relaxed);
-      if (stop_ && stop_->load(std::memory_order_relaxed)) throw SearchStopped{};
-      if (opt_.max_nodes && nodes_ > opt_.max_nodes) throw SearchStopped{};
-    }
+    const uint64_t start_nodes = count_node();
 
     const NodeMoves<W> nm = Game::moves(pos);
     if (nm.kind == NodeKind::WinNow || nm.kind == NodeKind::LoseNow) {
@@ -127,28 +128,100 @@ class Dfpn {
     }
 
     Child children[kMaxChildren];
+    const int count = expand(pos, nm, children);
+    int refuted = seed(pos, nm, fresh, children, count);
+    if (shared) tt_.add_busy(k, +1);
+
+    uint64_t replayed = 0;  // the children a replay was tried on, once per visit
+    while (true) {
+      const Selection s = select(children, count, shared);
+      if (s.pn >= th_pn || s.dn >= th_dn || s.pn == 0 || s.dn == 0) {
+        out_pn = s.pn, out_dn = s.dn;
+        const int mv = s.pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1;
+        tt_.store(k, s.pn, s.dn, int8_t(mv), nodes_ - start_nodes + 1);
+        if (shared) tt_.add_busy(k, -1);
+        return;
+      }
+      Child& c = children[s.best];
+      if (refuted >= 0 && !(replayed >> s.best & 1)) {
+        replayed |= uint64_t(1) << s.best;
+        if (replay(pos, c, children[refuted])) {
+          ++simulated_;
+          c.pn = 0, c.dn = kInf;
+          continue;
+        }
+      }
+      // Child thresholds: its dn may rise until it is no longer our cheapest
+      // way to win (with 1+epsilon slack); its pn until our dn would exceed ours.
+      const uint64_t slack = uint64_t(double(s.second_dn) * (1.0 + opt_.epsilon)) + 1;
+      const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
+      const uint32_t child_th_pn = sat(uint64_t(th_dn) - s.dn + c.pn);
+      // The node is unproven and under its thresholds (else it returned
+      // above), so the child chosen is not proven lost for us and has room.
+      KONOBI_ASSERT(c.dn != 0 && child_th_pn > c.pn);
+      try {
+        // Children share what they can with pos (Gonnect: the history),
+        // so they are built only while pos lives: to descend or evaluate.
+        const uint64_t before = nodes_;
+        mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn, !c.known);
+        c.known = true;
+        c.work = std::max(c.work, TranspositionTable::work_code(nodes_ - before));
+        if (c.pn == 0 && c.move != kPass && opt_.simulation > 0) refuted = s.best;
+      } catch (...) {
+        if (shared) tt_.add_busy(k, -1);
+        throw;
+      }
+    }
+  }
+
+  // Counts a node entered (returning the count before it, for the node's
+  // work); every 1024 nodes, reports progress and honours the stop flag and
+  // the node limit.
+  uint64_t count_node() {
+    const uint64_t start_nodes = ++nodes_;
+    if ((nodes_ & 1023) == 0) {
+      if (progress_) progress_->fetch_add(1024, std::memory_order_relaxed);
+      if (stop_ && stop_->load(std::memory_order_relaxed)) throw SearchStopped{};
+      if (opt_.max_nodes && nodes_ > opt_.max_nodes) throw SearchStopped{};
+    }
+    return start_nodes;
+  }
+
+  // Expand: pos's children (a pass, or its placements) with their keys, at
+  // 1/1, one per symmetry class on a symmetric position, best-ordered.
+  // Returns their count.
+  int expand(const State& pos, const NodeMoves<W>& nm, Child* children) {
     int count = 0;
     if (nm.kind == NodeKind::PassOnly) {
       children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0, 0, false};
-    } else {
-      nm.moves.for_each([&](int m) {
-        children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m), 0, false};
-      });
-      // The table probes are the cost of a node: start every cache miss
-      // before waiting on the first, and let the sorts and the evaluation
-      // below run while the lines come in (the two together took 13% off
-      // the whole 5x5 solve on one thread, with the same nodes).
-      for (int i = 0; i < count; ++i) tt_.prefetch(children[i].key);
-      // Moves that are images of each other under a symmetry of this
-      // position lead to one table entry; counting it once keeps the
-      // disproof number honest on symmetric positions (openings above all).
-      if (opt_.symmetry && Game::board(pos).is_symmetric()) {
-        std::sort(children, children + count, [](const Child& a, const Child& b) { return a.key < b.key; });
-        count = int(std::unique(children, children + count, [](const Child& a, const Child& b) { return a.key == b.key; }) -
-                    children);
-      }
-      std::sort(children, children + count, [](const Child& a, const Child& b) { return a.order > b.order; });
+      return count;
     }
+    nm.moves.for_each([&](int m) {
+      KONOBI_ASSERT(count < kMaxChildren);
+      children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m), 0, false};
+    });
+    // The table probes are the cost of a node: start every cache miss
+    // before waiting on the first, and let the sorts and the evaluation
+    // below run while the lines come in (the two together took 13% off
+    // the whole 5x5 solve on one thread, with the same nodes).
+    for (int i = 0; i < count; ++i) tt_.prefetch(children[i].key);
+    // Moves that are images of each other under a symmetry of this
+    // position lead to one table entry; counting it once keeps the
+    // disproof number honest on symmetric positions (openings above all).
+    if (opt_.symmetry && Game::board(pos).is_symmetric()) {
+      std::sort(children, children + count, [](const Child& a, const Child& b) { return a.key < b.key; });
+      count = int(std::unique(children, children + count, [](const Child& a, const Child& b) { return a.key == b.key; }) -
+                  children);
+    }
+    std::sort(children, children + count, [](const Child& a, const Child& b) { return a.order > b.order; });
+    return count;
+  }
+
+  // Seed: the children's numbers from the table, or else from the
+  // evaluation. Returns a proven sibling to replay (a move of ours that the
+  // opponent refutes; only the table proves a child here, estimates never
+  // do), or -1.
+  int seed(const State& pos, const NodeMoves<W>& nm, bool fresh, Child* children, int count) {
     // Children the table does not know start from the evaluation. On a
     // node's first visit nearly all are new, so its work is done at once,
     // in the shadow of the probes' misses; df-pn comes back to a node many
@@ -156,8 +229,6 @@ class Dfpn {
     // is done only if one is missing.
     std::optional<typename Game::template ChildEstimates<W>> estimates;
     if (fresh && opt_.evaluate && nm.kind != NodeKind::PassOnly) estimates.emplace(pos);
-    // A proven sibling to replay (a move of ours that the opponent refutes;
-    // only the table proves a child here, estimates never do).
     int refuted = -1;
     for (int i = 0; i < count; ++i) {
       Child& c = children[i];
@@ -174,76 +245,53 @@ class Dfpn {
         const Estimate e = (*estimates)(c.move);
         c.pn = e.pn, c.dn = e.dn;
       }
+      KONOBI_ASSERT(c.pn <= kInf && c.dn <= kInf && (c.pn != 0 || c.dn != 0));
     }
-    if (shared) tt_.add_busy(k, +1);
+    return refuted;
+  }
 
-    uint64_t replayed = 0;  // the children a replay was tried on, once per visit
+  // A node's numbers from its children's, and the child to search next:
+  // the least dn, a busy child's counted as if each thread in it had taken
+  // that much again ("virtual proof numbers"), and the runner-up's dn.
+  struct Selection {
+    uint32_t pn, dn;
+    uint32_t second_dn;
+    int best;
+  };
+  Selection select(Child* children, int count, bool shared) const {
+    uint64_t sum_pn = 0;
+    uint32_t min_dn = kInf, second_dn = kInf;
+    uint64_t best_eff = UINT64_MAX;
     int best = 0;
-    while (true) {
-      // This node's numbers from its children's.
-      uint64_t sum_pn = 0;
-      uint32_t min_dn = kInf, second_dn = kInf;
-      uint64_t best_eff = UINT64_MAX;
-      best = 0;
-      for (int i = 0; i < count; ++i) {
-        Child& c = children[i];
-        uint32_t busy = 0;
-        if (shared) {
-          const auto f = tt_.probe(c.key);
-          if (f.hit) c.pn = f.pn, c.dn = f.dn, busy = f.busy;
-        }
-        sum_pn += c.pn;
-        min_dn = std::min(min_dn, c.dn);
-        uint64_t eff = c.dn;
-        if (busy && c.dn != 0) eff += uint64_t(c.dn) * busy;
-        if (eff < best_eff) {
-          second_dn = std::min<uint64_t>(best_eff, kInf);
-          best_eff = eff;
-          best = i;
-        } else if (eff < second_dn) {
-          second_dn = uint32_t(std::min<uint64_t>(eff, kInf));
-        }
+    for (int i = 0; i < count; ++i) {
+      Child& c = children[i];
+      uint32_t busy = 0;
+      if (shared) {  // other threads may have moved the child's numbers
+        const auto f = tt_.probe(c.key);
+        if (f.hit) c.pn = f.pn, c.dn = f.dn, busy = f.busy;
       }
-      const uint32_t pn = min_dn;
-      const uint32_t dn = sat(sum_pn);
-      if (pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0) {
-        out_pn = pn, out_dn = dn;
-        const int mv = pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1;
-        tt_.store(k, pn, dn, int8_t(mv), nodes_ - start_nodes + 1);
-        if (shared) tt_.add_busy(k, -1);
-        return;
-      }
-      Child& c = children[best];
-      if (refuted >= 0 && !(replayed >> best & 1)) {
-        replayed |= uint64_t(1) << best;
-        const Child& r = children[refuted];
-        int budget = opt_.simulation;
-        // c's own entry was read above: it is not proven.
-        if (refutes(Game::child(pos, c.move), c.key, Found{}, Game::child(pos, r.move), tt_.probe(r.key), {c.move, r.move},
-                    budget)) {
-          ++simulated_;
-          c.pn = 0, c.dn = kInf;
-          continue;
-        }
-      }
-      // Child thresholds: its dn may rise until it is no longer our cheapest
-      // way to win (with 1+epsilon slack); its pn until our dn would exceed ours.
-      const uint64_t slack = uint64_t(double(second_dn) * (1.0 + opt_.epsilon)) + 1;
-      const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
-      const uint32_t child_th_pn = sat(uint64_t(th_dn) - dn + c.pn);
-      try {
-        // Children share what they can with pos (Gonnect: the history),
-        // so they are built only while pos lives: to descend or evaluate.
-        const uint64_t before = nodes_;
-        mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn, !c.known);
-        c.known = true;
-        c.work = std::max(c.work, TranspositionTable::work_code(nodes_ - before));
-        if (c.pn == 0 && c.move != kPass && opt_.simulation > 0) refuted = best;
-      } catch (...) {
-        if (shared) tt_.add_busy(k, -1);
-        throw;
+      sum_pn += c.pn;
+      min_dn = std::min(min_dn, c.dn);
+      uint64_t eff = c.dn;
+      if (busy && c.dn != 0) eff += uint64_t(c.dn) * busy;
+      if (eff < best_eff) {
+        second_dn = std::min<uint64_t>(best_eff, kInf);
+        best_eff = eff;
+        best = i;
+      } else if (eff < second_dn) {
+        second_dn = uint32_t(std::min<uint64_t>(eff, kInf));
       }
     }
+    return {min_dn, sat(sum_pn), second_dn, best};
+  }
+
+  // Replays the refutation of proven sibling r on c before c is searched
+  // (refutes()); true when it proved c lost for its mover.
+  bool replay(const State& pos, const Child& c, const Child& r) {
+    int budget = opt_.simulation;
+    // c's own entry was read by select() or seed(): it is not proven.
+    return refutes(Game::child(pos, c.move), c.key, Found{}, Game::child(pos, r.move), tt_.probe(r.key),
+                   {c.move, r.move}, budget);
   }
 
   // The points where two replayed positions differ: t's extra stone and s's.
@@ -316,6 +364,7 @@ class Dfpn {
     const Bitboard<W> s_empty = Game::board(s).empty_points();
     bool matched = true;
     nm.moves.for_each([&](int x) {
+      KONOBI_ASSERT(count < kMaxChildren);
       const Move y = x == d.s_point ? d.t_point : x;
       matched &= s_empty.test(y);
       moves[count] = x, matches[count] = y, tkeys[count] = child_key(t, x);

@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <atomic>
 
+#include "core/assert.h"
 #include "core/gonnect.h"
 #include "eval.h"
 #include "movegen.h"
+#include "searched_game.h"
 
 namespace konobi {
 
@@ -200,17 +202,23 @@ struct GonnectSearch {
   }
 };
 
+// The contract of searched_game.h, checked here for both games.
+static_assert(SearchedGame<KonobiSearch, 1>);
+static_assert(SearchedGame<GonnectSearch, 1>);
+
 // A move as a table entry keeps it: in the orientation of the image that
 // the entry's key hashed, so that an entry written through one image of a
 // position and read through another names the same move. kPass and -1 (no
 // move) stay as they are.
 template <class Game, int W>
 int table_move(const typename Game::template State<W>& s, int m, bool symmetry) {
+  KONOBI_ASSERT(m < Game::board(s).g->cells);
   return m < 0 ? m : Game::board(s).g->sym[Game::key_symmetry(s, symmetry)][m];
 }
 // The move a table entry names, in s's own orientation.
 template <class Game, int W>
 int board_move(const typename Game::template State<W>& s, int m, bool symmetry) {
+  KONOBI_ASSERT(m < Game::board(s).g->cells);
   return m < 0 ? m : Game::board(s).g->sym[sym_inverse(Game::key_symmetry(s, symmetry))][m];
 }
 

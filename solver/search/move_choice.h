@@ -23,7 +23,7 @@ struct MoveChoice {
 };
 
 // Game: the searched game (game_search.h), Konobi unless told.
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class SolverPlayer {
  public:
   using State = typename Game::template State<W>;

@@ -50,6 +50,7 @@ struct JobStatus {
 };
 
 template <class Game, int W>
+  requires SearchedGame<Game, W>
 class JobRunner {
  public:
   using State = typename Game::template State<W>;
@@ -248,6 +249,7 @@ class JobRunner {
 // One position with every thread on it. Throws SearchStopped when `stop` is
 // raised first (or every search passed opt.max_nodes).
 template <class Game, int W>
+  requires SearchedGame<Game, W>
 SolveOutcome solve_game_position(const typename Game::template State<W>& pos, TranspositionTable& tt, DfpnOptions opt,
                                  int threads, const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
   if (threads == 1) {  // on the calling thread: no arena, no relay

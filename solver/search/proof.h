@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/assert.h"
 #include "core/game.h"
 #include "dfpn.h"
 #include "key_set.h"
@@ -27,7 +28,7 @@ namespace konobi {
 
 using Proof = ProofFile;
 
-template <int W, class Game = KonobiSearch>
+template <int W, SearchedGame<W> Game = KonobiSearch>
 class ProofBuilder {
  public:
   using State = typename Game::template State<W>;
@@ -169,6 +170,7 @@ class ProofBuilder {
     uint64_t keys[64];
     int count = 0;
     nm.moves.for_each([&](int m) {
+      KONOBI_ASSERT(count < 64);
       moves[count] = Move(m);
       keys[count] = Game::child_key(s, m, opt_.symmetry);
       tt_.prefetch(keys[count++]);

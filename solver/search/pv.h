@@ -11,6 +11,7 @@
 namespace konobi {
 
 template <class Game, int W>
+  requires SearchedGame<Game, W>
 std::vector<Move> game_principal_variation(typename Game::template State<W> pos, const TranspositionTable& tt,
                                            bool symmetry, int max_len) {
   using State = typename Game::template State<W>;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "big_memory.h"
+#include "core/assert.h"
 
 namespace konobi {
 
@@ -62,7 +63,10 @@ class TranspositionTable {
     TTBucket& b = bucket(key);
     Lock lock(b);
     for (const TTEntry& e : b.e)
-      if (e.check == check(key) && !e.empty()) return {true, e.pn, e.dn, e.work, e.best, e.busy};
+      if (e.check == check(key) && !e.empty()) {
+        KONOBI_ASSERT(e.pn <= kInf && e.dn <= kInf);
+        return {true, e.pn, e.dn, e.work, e.best, e.busy};
+      }
     return {};
   }
 
@@ -71,6 +75,8 @@ class TranspositionTable {
 
   // Writes pn/dn/best for key, adding `work_nodes` to its effort.
   void store(uint64_t key, uint32_t pn, uint32_t dn, int8_t best, uint64_t work_nodes) {
+    // Both 0 would read as an empty entry; above kInf is no proof number.
+    KONOBI_ASSERT(pn <= kInf && dn <= kInf && (pn != 0 || dn != 0));
     TTBucket& b = bucket(key);
     Lock lock(b);
     TTEntry* slot = find_or_replace(b, key);
@@ -81,6 +87,7 @@ class TranspositionTable {
     slot->best = best;
     slot->work = std::max<uint8_t>(slot->work, work_code(work_nodes));
     if (pn == 0 || dn == 0) slot->busy = 0;
+    KONOBI_ASSERT(entries_for(b, key) == 1);
   }
 
   // Marks (delta +1) or unmarks (-1) a position as being searched by a
@@ -102,6 +109,7 @@ class TranspositionTable {
       slot->best = -1;
       slot->busy = uint8_t(delta);
     }
+    KONOBI_ASSERT(entries_for(b, key) <= 1);
   }
 
   void clear();
@@ -126,6 +134,13 @@ class TranspositionTable {
   };
 
   static uint32_t check(uint64_t key) { return uint32_t(key >> 32) | 1; }  // never 0
+  // The entries of b that carry key's check bits: one at most, or a probe
+  // could read a stale one.
+  static int entries_for(const TTBucket& b, uint64_t key) {
+    int n = 0;
+    for (const TTEntry& e : b.e) n += e.check == check(key) && !e.empty();
+    return n;
+  }
   TTBucket& bucket(uint64_t key) const { return table_[key & (nbuckets_ - 1)]; }
 
   static TTEntry* find_or_replace(TTBucket& b, uint64_t key) {

@@ -1,0 +1,282 @@
+// Proofs: those df-pn's table gives pass the independent checker, tampered
+// ones do not, and they are built even from a table that lost the solve.
+#include <catch2/catch.hpp>
+
+#include "solver_support.h"
+
+using Catch::Contains;
+using namespace solver_test;
+
+namespace {
+
+std::string build_proof(const Pos& pos, bool* mover_wins = nullptr, size_t* entries = nullptr) {
+  konobi::TranspositionTable tt(16);
+  konobi::DfpnOptions opt;
+  const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+  REQUIRE(solved.has_value());
+  const bool wins = *solved;
+  const konobi::Color winner = wins ? pos.to_move : konobi::other(pos.to_move);
+  const konobi::Proof proof = konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
+  if (mover_wins) *mover_wins = wins;
+  if (entries) *entries = proof.entries.size();
+  return proof.to_text();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) v.push_back(line);
+  return v;
+}
+
+std::string text_of(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l + "\n";
+  return s;
+}
+
+// Header lines before the entries: konobi-proof, size, start, winner, entries.
+constexpr size_t kHeaderLines = 5;
+
+// A placement for the side to move in `pos` that alpha-beta says loses, or -1.
+int losing_move(const Pos& pos) {
+  int found = -1;
+  konobi::konobi_legal_placements(pos).for_each([&](int m) {
+    if (found >= 0 || konobi::konobi_wins_by(pos, m)) return;
+    Pos q = pos;
+    q.place(m);
+    if (konobi::AlphaBeta<1>(14).wins(q)) found = m;
+  });
+  return found;
+}
+
+// Replaces the move of entry line `i` (after the last space) by `move`.
+std::string with_move(std::vector<std::string> lines, size_t i, const std::string& move) {
+  const size_t cut = lines[i].rfind(' ');
+  lines[i] = lines[i].substr(0, cut + 1) + move;
+  return text_of(lines);
+}
+
+void check_tampering_rejected(const std::string& text, int n) {
+  const auto lines = lines_of(text);
+  REQUIRE(lines.size() > kHeaderLines + 1);
+  REQUIRE(lines[0] == "konobi-proof 1");
+  REQUIRE(lines[3].rfind("winner ", 0) == 0);
+  REQUIRE(lines.back() == "end");
+  const size_t entries = lines.size() - kHeaderLines - 1;
+  REQUIRE(lines[4] == "entries " + std::to_string(entries));
+
+  SECTION("a winning move replaced by a losing one") {
+    // Find an entry whose position has a losing legal move for the winner.
+    bool done = false;
+    for (size_t i = kHeaderLines; i < lines.size() - 1 && !done; ++i) {
+      const std::string& line = lines[i];
+      const Pos pos = konobi::from_text<1>(konobi::parse_position(line.substr(0, line.rfind(' '))));
+      const int m = losing_move(pos);
+      if (m < 0) continue;
+      const auto c = konobi::check_proof(with_move(lines, i, konobi::point_name(n, m)));
+      INFO("entry " << line << " -> " << konobi::point_name(n, m));
+      CHECK_FALSE(c.ok);
+      CHECK(!c.message.empty());
+      done = true;
+    }
+    CHECK(done);
+  }
+  SECTION("a winning move replaced by an occupied point") {
+    for (size_t i = kHeaderLines; i < lines.size() - 1; ++i) {
+      const std::string& line = lines[i];
+      const Pos pos = konobi::from_text<1>(konobi::parse_position(line.substr(0, line.rfind(' '))));
+      if (pos.stone_count() == 0) continue;
+      const int occupied = pos.occupied().first();
+      const auto c = konobi::check_proof(with_move(lines, i, konobi::point_name(n, occupied)));
+      CHECK_FALSE(c.ok);
+      CHECK_THAT(c.message, Contains("illegal"));
+      break;
+    }
+  }
+  SECTION("a move that is not a point") {
+    const auto c = konobi::check_proof(with_move(lines, kHeaderLines, "z99"));
+    CHECK_FALSE(c.ok);
+  }
+  SECTION("a missing entry, with the count fixed") {
+    for (size_t drop : {kHeaderLines, kHeaderLines + entries / 2, lines.size() - 2}) {
+      auto v = lines;
+      v.erase(v.begin() + long(drop));
+      v[4] = "entries " + std::to_string(entries - 1);
+      const auto c = konobi::check_proof(text_of(v));
+      INFO("dropped line " << drop << ": " << lines[drop]);
+      CHECK_FALSE(c.ok);
+      CHECK_THAT(c.message, Contains("no move"));
+    }
+  }
+  SECTION("a missing entry, count left as it was") {
+    auto v = lines;
+    v.erase(v.begin() + long(kHeaderLines + entries / 2));
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+  }
+  SECTION("a truncated file") {
+    for (size_t cut : {text.size() / 2, text.size() - 5, size_t(10)}) {
+      INFO("cut at " << cut);
+      CHECK_FALSE(konobi::check_proof(text.substr(0, cut)).ok);
+    }
+    CHECK_FALSE(konobi::check_proof("").ok);
+  }
+  SECTION("a wrong header") {
+    auto v = lines;
+    v[0] = "konobi-proof 2";
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+    v[0] = "gonnect-proof 1";
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+  }
+  SECTION("the wrong winner") {
+    auto v = lines;
+    v[3] = v[3] == "winner white" ? "winner black" : "winner white";
+    const auto c = konobi::check_proof(text_of(v));
+    CHECK_FALSE(c.ok);
+    v[3] = "winner nobody";
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+  }
+  SECTION("a wrong size line") {
+    auto v = lines;
+    v[1] = "size " + std::to_string(n + 1);
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+  }
+  SECTION("garbage after the last entry instead of 'end'") {
+    auto v = lines;
+    v.back() = "the end";
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("proofs of the 4x4 openings pass the independent checker", "[solver]") {
+  for (int p = 0; p < 16; ++p) {
+    const Pos pos = opening(4, p);
+    bool wins = false;
+    size_t entries = 0;
+    const std::string text = build_proof(pos, &wins, &entries);
+    const auto c = konobi::check_proof(text);
+    INFO("opening " << konobi::point_name(4, p) << ": " << c.message);
+    CHECK(c.ok);
+    CHECK(c.entries == entries);
+    CHECK(c.start == show(pos));
+    CHECK(c.winner == (wins ? "white" : "black"));
+    CHECK(c.positions >= entries);
+  }
+}
+
+TEST_CASE("proofs of 5x5 middle games pass the independent checker", "[solver]") {
+  const auto sample = random_positions(5, kSanitize ? 2 : 6, 10, 13, 4242u);
+  REQUIRE(!sample.empty());
+  int black = 0, white = 0;
+  for (const Pos& pos : sample) {
+    bool wins = false;
+    const std::string text = build_proof(pos, &wins);
+    const auto c = konobi::check_proof(text);
+    const konobi::Color winner = wins ? pos.to_move : konobi::other(pos.to_move);
+    (winner == konobi::Black ? black : white)++;
+    INFO(show(pos) << ": " << c.message);
+    CHECK(c.ok);
+    CHECK(c.winner == (winner == konobi::Black ? "black" : "white"));
+  }
+  CHECK(black + white == int(sample.size()));
+}
+
+TEST_CASE("a proof is built even when the table has lost the solve", "[solver][proof]") {
+  // Cleared after solving: every winning move is found again by the
+  // builder's budgeted re-searches. A table of a few buckets: most of the
+  // solve is lost along the way and proven again piece by piece.
+  for (const double mb : {16.0, 0.01}) {
+    for (const char* name : {"a1", "b2"}) {
+      const Pos pos = opening(4, konobi::parse_point(4, name));
+      konobi::TranspositionTable tt(mb);
+      const konobi::DfpnOptions opt;
+      const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+      REQUIRE(solved.has_value());
+      if (mb > 1) tt.clear();
+      const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+      const konobi::Proof proof = konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
+      const auto c = konobi::check_proof(proof.to_text());
+      INFO(name << " with " << mb << " MB: " << c.message);
+      CHECK(c.ok);
+      CHECK(c.winner == (winner == konobi::Black ? "black" : "white"));
+      CHECK(c.entries == proof.entries.size());
+    }
+  }
+}
+
+TEST_CASE("tampered 4x4 proofs are rejected", "[solver]") {
+  // b2: an interior opening, so the proof has many entries.
+  const std::string text = build_proof(opening(4, konobi::parse_point(4, "b2")));
+  REQUIRE(konobi::check_proof(text).ok);
+  check_tampering_rejected(text, 4);
+}
+
+TEST_CASE("tampered 5x5 proofs are rejected", "[solver]") {
+  // The first of a few middle games whose proof has some substance.
+  std::string text, where;
+  for (const Pos& pos : random_positions(5, 20, 10, 12, 99u)) {
+    size_t entries = 0;
+    text = build_proof(pos, nullptr, &entries);
+    where = show(pos);
+    if (entries >= 6) break;
+  }
+  INFO(where);
+  REQUIRE(konobi::check_proof(text).ok);
+  check_tampering_rejected(text, 5);
+}
+
+TEST_CASE("a proof has one entry per position of the winner and none where the winner wins at once",
+          "[solver][proof]") {
+  // The walk tests for an immediate win before it consults its visited set
+  // (proof.h): such a position must still get no entry, and every other
+  // position of the winner exactly one.
+  std::vector<Pos> positions = openings4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 3 : 12, 8, 12, 4242u);
+  positions.insert(positions.end(), mid.begin(), mid.end());
+  size_t entries = 0;
+  for (const Pos& pos : positions) {
+    INFO(show(pos));
+    const auto lines = lines_of(build_proof(pos));
+    REQUIRE(lines.size() > kHeaderLines);
+    const std::string winner = lines[3].substr(std::string("winner ").size());
+    std::unordered_set<std::string> seen;
+    for (size_t i = kHeaderLines; i + 1 < lines.size(); ++i) {
+      const std::string at = lines[i].substr(0, lines[i].rfind(' '));
+      INFO(lines[i]);
+      CHECK(seen.insert(at).second);
+      const Pos p = konobi::from_text<1>(konobi::parse_position(at));
+      CHECK(p.to_move == (winner == "black" ? konobi::Black : konobi::White));
+      CHECK(konobi::KonobiRules::winning(p, konobi::KonobiRules::placements(p)).none());
+      ++entries;
+    }
+  }
+  CHECK(entries > 0);
+}
+
+TEST_CASE("a proof's size without its text is the number of entries build() writes", "[solver][proof]") {
+  std::vector<Pos> positions = openings4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 3 : 12, 10, 14, 777u);
+  positions.insert(positions.end(), mid.begin(), mid.end());
+  // The counting builders share one visited set, as a solve's classes do:
+  // each must start from an empty one, or it would skip what the last saw.
+  konobi::KeySet visited;
+  for (const Pos& pos : positions) {
+    // Two tables solved alike, one each: building may re-solve children the
+    // table lost, which changes the table.
+    konobi::TranspositionTable tt(16), tt2(16);
+    const konobi::DfpnOptions opt;
+    const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+    REQUIRE(solved.has_value());
+    REQUIRE(dfpn_wins(pos, tt2, opt, 1) == solved);
+    const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+    const size_t counted = konobi::ProofBuilder<1>(tt2, opt, &visited).size(pos, winner);
+    konobi::ProofBuilder<1> builder(tt, opt);
+    const konobi::Proof proof = builder.build(pos, winner);
+    INFO(show(pos));
+    CHECK(counted == proof.entries.size());
+    // A builder remembers what it wrote, so a second walk would skip it.
+    CHECK_THROWS_AS(builder.size(pos, winner), std::logic_error);
+  }
+}
