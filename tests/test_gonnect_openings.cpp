@@ -292,3 +292,42 @@ TEST_CASE("gonnect openings: solve --resume re-groups an old file and keeps what
   CHECK(classes == std::set<std::string>{"a1", "b1", "c1", "b2", "c2", "c3"});
   CHECK(solved == std::set<std::string>{"b1", "d1", "a2", "e2", "a4", "e4", "b5", "d5"});
 }
+
+TEST_CASE("gonnect openings: solve writes each point's line turned by the symmetry from its class's point",
+          "[gonnect][openings][cli]") {
+  // On 3x3, c2 is b1 under a quarter turn, whose inverse is the other one:
+  // mapping by the symmetry from c2 back to b1 would write a2's line.
+  konobi_test::TempDir dir;
+  const std::string out = dir / "g3.json";
+  const auto r = konobi_test::run_konobi(
+      {"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8", "-q", "--out", out});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const Results res = parse(konobi_test::read_all(out));
+  int turned = 0;
+  for (const OpeningResult& o : res.openings) {
+    const OpeningResult& rep = res.openings[parse_point(3, o.representative)];
+    REQUIRE(o.solved);
+    REQUIRE(o.continuation.size() == rep.continuation.size());
+    // Some symmetry on coordinates takes the class's point and its whole line
+    // to this point and its line.
+    bool found = false;
+    for (int sym = 0; sym < 8 && !found; ++sym) {
+      auto map = [&](const std::string& name) {
+        const int p = parse_point(3, name);
+        int x = p % 3, y = p / 3;
+        if (sym & 1) x = 2 - x;
+        if (sym & 2) y = 2 - y;
+        if (sym & 4) std::swap(x, y);
+        return point_name(3, y * 3 + x);
+      };
+      bool all = map(rep.point) == o.point;
+      for (size_t i = 0; all && i < o.continuation.size(); ++i) all = map(rep.continuation[i]) == o.continuation[i];
+      found = all;
+    }
+    INFO(o.point << " in the class of " << o.representative);
+    CHECK(found);
+    turned += o.point != o.representative;
+  }
+  CHECK(turned == 6);
+}
