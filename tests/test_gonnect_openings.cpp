@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -330,4 +331,27 @@ TEST_CASE("gonnect openings: solve writes each point's line turned by the symmet
     turned += o.point != o.representative;
   }
   CHECK(turned == 6);
+}
+
+TEST_CASE("gonnect openings: the shipped files have one proof per solved class, and no other", "[gonnect][openings][shipped]") {
+  namespace fs = std::filesystem;
+  const fs::path results = fs::path(KONOBI_SOURCE_DIR) / "results";
+  for (int n : {3, 4, 5}) {
+    const std::string nn = std::to_string(n) + "x" + std::to_string(n);
+    const Results r = parse(konobi_test::read_all((results / ("gonnect-" + nn + ".json")).string()));
+    std::set<std::string> want, have;
+    for (const OpeningResult& o : r.openings) {
+      if (!o.solved || o.point != o.representative) continue;
+      want.insert("gonnect-" + nn + "-" + o.point + ".proof.xz");
+      // The header names the start and the winner: the first lines suffice.
+      const std::string head = konobi_test::decompress(results / ("proofs-gonnect-" + nn) /
+                                                           ("gonnect-" + nn + "-" + o.point + ".proof.xz"),
+                                                       256);
+      INFO(nn << " " << o.point);
+      CHECK_THAT(head, Contains("\nstart " + o.point + "\nwinner " + o.winner + "\nentries " +
+                                std::to_string(o.proof_size) + "\n"));
+    }
+    for (const auto& e : fs::directory_iterator(results / ("proofs-gonnect-" + nn))) have.insert(e.path().filename());
+    CHECK(have == want);
+  }
 }
