@@ -27,7 +27,7 @@
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/dfpn.h"
-#include "solver/search/openings.h"
+#include "core/openings.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/proof.h"
 #include "solver/search/tt.h"

@@ -260,5 +260,14 @@ TEST_CASE("pie refuses bad input with exit status 2", "[pictures][pie]") {
   REQUIRE(at != std::string::npos);
   lie.replace(at, 17, "\"winner\": \"black\"");
   konobi::write_file_atomically(tmp / "konobi-3x3.json", lie);
+  // One opening of a class changed: the class has two values, refused on reading.
+  refused({"pie", "--size", "3", "--results", dir}, "in the same class");
+  // The whole class changed: alpha-beta contradicts it when remoteness is computed.
+  konobi::Results whole = konobi::Results::from_json(good, "konobi-3x3.json");
+  std::string cls;
+  for (auto& o : whole.openings)
+    if (o.solved && o.winner == "white" && (cls.empty() || o.representative == cls))
+      cls = o.representative, o.winner = "black";
+  konobi::write_file_atomically(tmp / "konobi-3x3.json", whole.to_json());
   refused({"pie", "--size", "3", "--results", dir}, "alpha-beta");
 }

@@ -20,10 +20,10 @@
 
 #include "core/game.h"
 #include "core/notation.h"
+#include "core/openings.h"
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/big_memory.h"
-#include "solver/search/openings.h"
 
 using Catch::Contains;
 namespace fs = std::filesystem;

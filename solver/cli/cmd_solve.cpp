@@ -19,11 +19,11 @@
 #include "game_input.h"
 #include "core/types.h"
 #include "core/notation.h"
+#include "core/openings.h"
 #include "progress.h"
 #include "provenance.h"
 #include "solver/io/atomic_file.h"
 #include "solver/io/results.h"
-#include "solver/search/openings.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/proof.h"
 #include "solver/search/pv.h"
@@ -234,12 +234,7 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     idle_sets.push_back(std::move(set));
   };
   // The points of a class, whose results are written together.
-  auto class_points = [&](int rep) {
-    std::vector<int> points;
-    for (int p = 0; p < g.cells; ++p)
-      if (opening_representative(g, p) == rep) points.push_back(p);
-    return points;
-  };
+  auto class_points = [&](int rep) { return opening_class_points(g, rep); };
   // Runs on the thread that ended the class, while the other threads search
   // on: the principal variation and the proof come from the shared table.
   auto on_end = [&](const JobResult& r) {
@@ -286,10 +281,11 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
     std::lock_guard lock(results_mutex);
     exact_nodes += r.nodes;
-    // Every point of the class, with moves mapped by the same symmetry.
+    // Every point of the class, with moves mapped by the symmetry that takes
+    // rep to it (not always its own inverse: a quarter turn is a transpose
+    // after a mirror). It keeps the colours, so the line keeps its players.
     for (int p : class_points(rep)) {
-      int s = 0;
-      while (g.sym[s][p] != rep) ++s;  // the colour-keeping symmetries are their own inverses
+      const int s = opening_symmetry_between(g, rep, p);
       OpeningResult& o = results.openings[p];
       o.solved = true;
       o.winner = winner == Black ? "black" : "white";

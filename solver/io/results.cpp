@@ -5,6 +5,7 @@
 
 #include "json_value.h"
 #include "json_writer.h"
+#include "results_check.h"
 
 namespace konobi {
 
@@ -133,6 +134,7 @@ Results Results::from_json(const std::string& text, const std::string& where) {
     if (int(r.openings.size()) != r.size * r.size)
       throw std::runtime_error("it lists " + std::to_string(r.openings.size()) + " openings, not " +
                                std::to_string(r.size * r.size));
+    check_results(r);
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(where + " is not a valid results file: " + e.what());

@@ -54,7 +54,8 @@ struct PieReport {
 
 // Reads and checks results/konobi-NxN.json: a clear std::runtime_error for
 // a missing or unreadable file, corrupt JSON, another schema or game, a size
-// other than expected or outside 3..8, or openings out of order.
+// other than expected or outside 3..8, or openings out of order, with a
+// wrong class or with values that differ within a class (check_results).
 Results load_results_file(const std::string& path, int expected_size);
 
 // remoteness_nodes: alpha-beta node budget per class (0: skip). A class
