@@ -55,6 +55,7 @@ std::string unxz(const Source& more, const std::string& where, size_t limit, boo
   bool end = false;
   for (;;) {
     if (s.avail_in == 0 && !end) {
+      in = {};
       end = !more(in);
       s.next_in = reinterpret_cast<const uint8_t*>(in.data());
       s.avail_in = in.size();
@@ -84,6 +85,7 @@ std::string gunzip(const Source& more, const std::string& where, size_t limit, b
   bool end = false;
   for (;;) {
     if (s.avail_in == 0 && !end) {
+      in = {};
       end = !more(in);
       s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
       s.avail_in = uInt(in.size());
