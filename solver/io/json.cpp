@@ -14,10 +14,14 @@ Json json_number(double v) {
   // Whole numbers were written without a decimal point: keep them integers,
   // or nlohmann would write 256 as 256.0.
   if (!std::strpbrk(buf, ".e")) return std::strtoll(buf, nullptr, 10);
+  const double rounded = std::strtod(buf, nullptr);
+  // From 1e6 up %.6g wrote an exponent (1.23457e+06): a whole number, now
+  // written as one (1234570) rather than as nlohmann's 1234570.0.
+  if (std::strstr(buf, "e+") && std::fabs(rounded) < 1e18) return (long long)std::llround(rounded);
   // Otherwise the double nearest the rounded text: nlohmann writes the
   // shortest text that reads back as it, which is the same six digits
-  // (above 1e6, where %.6g switched to an exponent, it writes 1234570.0).
-  return std::strtod(buf, nullptr);
+  // (0.0807504, 5e-05).
+  return rounded;
 }
 
 std::string json_text(const Json& j, bool pretty) {
