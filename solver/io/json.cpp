@@ -105,7 +105,8 @@ long long JsonField::integer(long long lo, long long hi) const {
   long long x = 0;
   if (v_->is_number_unsigned()) {
     const auto u = v_->get<unsigned long long>();
-    if (u > (unsigned long long)hi) fail(std::to_string(u) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+    if (u > (unsigned long long)hi)
+      fail(std::to_string(u) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
     x = (long long)u;
   } else if (v_->is_number_integer()) {
     x = v_->get<long long>();

@@ -34,7 +34,8 @@ std::pair<bool, bool> check_reachable(const JsonField& r) {
     c["record"].str();
     c["record_replayed"].boolean();
   }
-  if ((totals[3] > 0) != draw) r["totals"]["draws"].fail(draw ? "is 0 beside a counterexample" : "counts draws but no counterexample is given");
+  if ((totals[3] > 0) != draw)
+    r["totals"]["draws"].fail(draw ? "is 0 beside a counterexample" : "counts draws but no counterexample is given");
   return {complete, draw};
 }
 

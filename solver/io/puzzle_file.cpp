@@ -47,7 +47,9 @@ void check_puzzle(int n, const JsonField& f, const PuzzleEntry& e) {
   } catch (const ParseError& x) {
     f["position"].fail(x.what());
   }
-  if (t.n != n) f["position"].fail("a " + std::to_string(t.n) + "x" + std::to_string(t.n) + " position in a file of size " + std::to_string(n));
+  if (t.n != n)
+    f["position"].fail("a " + std::to_string(t.n) + "x" + std::to_string(t.n) + " position in a file of size " +
+                       std::to_string(n));
   const char* side = t.to_move == Black ? "black" : "white";
   if (e.to_move != side) f["to_move"].fail("'" + e.to_move + "' but the position has " + side + " to move");
   int sol = 0;
@@ -62,7 +64,8 @@ void check_puzzle(int n, const JsonField& f, const PuzzleEntry& e) {
   start.swap_available = false;
   const G at(start);
   if (at.over()) f["position"].fail("the game is already over");
-  if (const std::string why = at.why_illegal(sol); !why.empty()) f["solution"].fail(e.solution + " is not legal: " + why);
+  if (const std::string why = at.why_illegal(sol); !why.empty())
+    f["solution"].fail(e.solution + " is not legal: " + why);
   G game = G::new_game(n);
   std::vector<Move> record;
   for (const JsonField& m : f["record"].array()) {

@@ -166,7 +166,8 @@ Results Results::from_json(const std::string& text, const std::string& where) {
     const Summary s = summarize(r);
     for (const char* f : {"winner", "winning_openings"})
       if (v["empty_board"][f].json() != s.empty_board[f])
-        v["empty_board"][f].fail("is " + v["empty_board"][f].json().dump() + ", the openings give " + s.empty_board[f].dump());
+        v["empty_board"][f].fail("is " + v["empty_board"][f].json().dump() + ", the openings give " +
+                                 s.empty_board[f].dump());
     for (const char* f : {"openings_solved", "openings_black_wins", "openings_white_wins", "second_player_wins"})
       if (v["pie"][f].json() != s.pie[f])
         v["pie"][f].fail("is " + v["pie"][f].json().dump() + ", the openings give " + s.pie[f].dump());
