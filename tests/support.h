@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/position.h"
+#include "solver/io/compressed_file.h"
 #include "solver/verify/simple_rules.h"
 
 namespace konobi_test {
@@ -36,17 +37,10 @@ struct TempDir {
 };
 
 // The text of an xz-compressed file (the shipped proofs), or its first
-// `limit` bytes or a little more: a header without unpacking a big proof.
+// `limit` bytes: a header without unpacking a big proof.
 inline std::string decompress(const std::filesystem::path& p, size_t limit = SIZE_MAX) {
-  FILE* pipe = popen(("xz -dc '" + p.string() + "'").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string text;
-  char buf[1 << 16];
-  size_t got;
-  while (text.size() < limit && (got = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, got);
-  const int status = pclose(pipe);
-  if (text.size() < limit) REQUIRE(status == 0);  // cut short, xz ends on a closed pipe
-  return text;
+  const bool prefix = limit != SIZE_MAX;
+  return konobi::read_maybe_compressed(p.string(), prefix ? limit : konobi::kMaxDecompressedBytes, prefix);
 }
 
 struct RunResult {

@@ -16,7 +16,7 @@
 #include "core/gonnect.h"
 #include "core/notation.h"
 #include "core/openings.h"
-#include "solver/io/json_value.h"
+#include "solver/io/json.h"
 #include "solver/io/results.h"
 #include "solver/search/parallel_dfpn.h"
 #include "tests/support.h"
@@ -283,12 +283,12 @@ TEST_CASE("gonnect openings: solve --resume re-groups an old file and keeps what
                                           "-q", "--resume", "--openings", "b1", "--out", out});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  const JsonValue j = JsonValue::parse(konobi_test::read_all(out));
-  CHECK(j["nodes"].integer() == 4321);
+  const Json j = parse_json(konobi_test::read_all(out));
+  CHECK(j["nodes"].get<long long>() == 4321);
   std::set<std::string> classes, solved;
-  for (const JsonValue& o : j["openings"].array()) {
-    classes.insert(o["class"].str());
-    if (o["solved"].boolean()) solved.insert(o["point"].str());
+  for (const Json& o : j["openings"]) {
+    classes.insert(o["class"].get<std::string>());
+    if (o["solved"].get<bool>()) solved.insert(o["point"].get<std::string>());
   }
   CHECK(classes == std::set<std::string>{"a1", "b1", "c1", "b2", "c2", "c3"});
   CHECK(solved == std::set<std::string>{"b1", "d1", "a2", "e2", "a4", "e4", "b5", "d5"});

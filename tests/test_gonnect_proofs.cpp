@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/gonnect.h"
-#include "solver/io/json_value.h"
+#include "solver/io/json.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/proof.h"
 #include "solver/verify/proof_checker.h"
@@ -108,24 +108,24 @@ std::string with_move(std::vector<std::string> lines, size_t i, const std::strin
 TEST_CASE("gonnect proofs: the shipped 3x3 and 4x4 proofs pass the checker and match the results", "[gonnect][proof][shipped]") {
   for (int n : {3, 4}) {
     const std::string size = std::to_string(n) + "x" + std::to_string(n);
-    const JsonValue results = JsonValue::parse(konobi_test::read_all((kResults / ("gonnect-" + size + ".json")).string()));
+    const Json results = Json::parse(konobi_test::read_all((kResults / ("gonnect-" + size + ".json")).string()));
     const fs::path dir = kResults / ("proofs-gonnect-" + size);
     REQUIRE(fs::is_directory(dir));
     int files = 0;
-    for (const JsonValue& o : results["openings"].array()) {
-      if (o["point"].str() != o["class"].str()) continue;
-      const fs::path f = dir / ("gonnect-" + size + "-" + o["point"].str() + ".proof.xz");
+    for (const Json& o : results["openings"]) {
+      if (o["point"].get<std::string>() != o["class"].get<std::string>()) continue;
+      const fs::path f = dir / ("gonnect-" + size + "-" + o["point"].get<std::string>() + ".proof.xz");
       INFO(f);
       REQUIRE(fs::exists(f));
       const ProofCheck c = check_gonnect_proof(decompress(f));
       CHECK(c.ok);
       CHECK(c.message.find("never reached") == std::string::npos);
       CHECK(c.game == "gonnect");
-      CHECK(c.ko == results["ko_rule"].str());
-      CHECK(c.edges == results["edges"].str());
-      CHECK(c.start == o["point"].str());
-      CHECK(c.winner == o["winner"].str());
-      CHECK(c.entries == uint64_t(o["proof_size"].integer()));
+      CHECK(c.ko == results["ko_rule"].get<std::string>());
+      CHECK(c.edges == results["edges"].get<std::string>());
+      CHECK(c.start == o["point"].get<std::string>());
+      CHECK(c.winner == o["winner"].get<std::string>());
+      CHECK(c.entries == uint64_t(o["proof_size"].get<long long>()));
       ++files;
     }
     CHECK(files == 3);  // the opening classes under all 8 symmetries: a1, b1, and b2 (the centre on 3x3)
@@ -291,7 +291,8 @@ TEST_CASE("gonnect proofs: solve --proof writes them and verify-proof checks the
   for (const auto& e : fs::directory_iterator(dir.path / "proofs")) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
   // One per class under all 8 symmetries: a2 is b1 turned over.
-  CHECK(files == std::vector<std::string>{"gonnect-3x3-a1.proof", "gonnect-3x3-b1.proof", "gonnect-3x3-b2.proof"});
+  CHECK(files == std::vector<std::string>{"gonnect-3x3-a1.proof.xz", "gonnect-3x3-b1.proof.xz",
+                                          "gonnect-3x3-b2.proof.xz"});
   std::vector<std::string> args{"verify-proof"};
   for (const auto& f : files) args.push_back(dir / ("proofs/" + f));
   const auto ok = run_konobi(args);
@@ -301,17 +302,17 @@ TEST_CASE("gonnect proofs: solve --proof writes them and verify-proof checks the
   // The rules asked for must be the file's.
   args.insert(args.begin() + 1, {"--game", "gonnect", "--ko", "superko", "--edges", "either"});
   CHECK(run_konobi(args).status == 0);
-  const auto wrong_ko = run_konobi({"verify-proof", "--ko", "simple", dir / "proofs/gonnect-3x3-b2.proof"});
+  const auto wrong_ko = run_konobi({"verify-proof", "--ko", "simple", dir / "proofs/gonnect-3x3-b2.proof.xz"});
   CHECK(wrong_ko.status == 1);
   CHECK(wrong_ko.out.find("FAIL") != std::string::npos);
-  CHECK(run_konobi({"verify-proof", "--edges", "own", dir / "proofs/gonnect-3x3-b2.proof"}).status == 1);
-  CHECK(run_konobi({"verify-proof", "--game", "konobi", dir / "proofs/gonnect-3x3-b2.proof"}).status == 1);
+  CHECK(run_konobi({"verify-proof", "--edges", "own", dir / "proofs/gonnect-3x3-b2.proof.xz"}).status == 1);
+  CHECK(run_konobi({"verify-proof", "--game", "konobi", dir / "proofs/gonnect-3x3-b2.proof.xz"}).status == 1);
   // Konobi and Gonnect files side by side: each is checked by its own first line.
   const auto mixed = run_konobi({"verify-proof", (kResults / "proofs-3x3" / "konobi-3x3-b2.proof.xz").string(),
                                  (kResults / "proofs-gonnect-3x3" / "gonnect-3x3-b2.proof.xz").string()});
   CHECK(mixed.status == 0);
   // A tampered one fails with the game that reaches the bad position and its diagram.
-  auto lines = lines_of(konobi_test::read_all(dir / "proofs/gonnect-3x3-b2.proof"));
+  auto lines = lines_of(decompress(dir.path / "proofs/gonnect-3x3-b2.proof.xz"));
   lines.erase(lines.begin() + long(kHeader));
   lines[6] = "entries " + std::to_string(lines.size() - kHeader - 1);
   {

@@ -18,7 +18,7 @@
 #include "solver/search/alphabeta.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/pv.h"
-#include "solver/io/json_value.h"
+#include "solver/io/json.h"
 #include "tests/support.h"
 
 using namespace konobi;
@@ -249,14 +249,14 @@ TEST_CASE("gonnect cli: subcommands, clear errors and the results file", "[gonne
   // perft --json agrees with the engine's perft.
   const auto p = run_konobi({"perft", "--game", "gonnect", "--size", "3", "--depth", "5", "--json"});
   REQUIRE(p.status == 0);
-  const JsonValue pj = JsonValue::parse(p.out);
-  CHECK(pj["game"].str() == "gonnect");
-  CHECK(pj["ko_rule"].str() == "superko");
+  const Json pj = Json::parse(p.out);
+  CHECK(pj["game"].get<std::string>() == "gonnect");
+  CHECK(pj["ko_rule"].get<std::string>() == "superko");
   GonnectVariant v;
   const std::vector<uint64_t> want =
       perft<GonnectRules>(GonnectRules::start(Position<1>::empty(gonnect_geometry<1>(3, v)), v), 5);
-  REQUIRE(pj["counts"].array().size() == want.size());
-  for (size_t i = 0; i < want.size(); ++i) CHECK(uint64_t(pj["counts"].array()[i].integer()) == want[i]);
+  REQUIRE(pj["counts"].size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) CHECK(uint64_t(pj["counts"][i].get<long long>()) == want[i]);
 
   // show --json names the reason of a superko ban.
   const auto s = run_konobi({"show", "--game", "gonnect", "-p", "...../.BW../B.BW./.BW../..... b", "d5", "b3", "--json"});
@@ -270,16 +270,16 @@ TEST_CASE("gonnect cli: subcommands, clear errors and the results file", "[gonne
   const std::string out = std::string(dir) + "/g3.json";
   const auto r = run_konobi({"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8", "-q", "--out", out});
   REQUIRE(r.status == 0);
-  const JsonValue j = JsonValue::parse(konobi_test::read_all(out));
-  CHECK(j["game"].str() == "gonnect");
-  CHECK(j["ko_rule"].str() == "superko");
-  CHECK(j["edges"].str() == "either");
-  CHECK(j["ghi"].str() == "strict");
-  CHECK(j["complete"].boolean());
-  for (const JsonValue& o : j["openings"].array()) {
-    const State st = opening(3, parse_point(3, o["point"].str()));
+  const Json j = Json::parse(konobi_test::read_all(out));
+  CHECK(j["game"].get<std::string>() == "gonnect");
+  CHECK(j["ko_rule"].get<std::string>() == "superko");
+  CHECK(j["edges"].get<std::string>() == "either");
+  CHECK(j["ghi"].get<std::string>() == "strict");
+  CHECK(j["complete"].get<bool>());
+  for (const Json& o : j["openings"]) {
+    const State st = opening(3, parse_point(3, o["point"].get<std::string>()));
     uint64_t budget = 50'000'000;
-    CHECK((o["winner"].str() == "white") == plain_wins(st, budget));
+    CHECK((o["winner"].get<std::string>() == "white") == plain_wins(st, budget));
   }
   std::filesystem::remove_all(dir);
 }

@@ -145,6 +145,7 @@ TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered o
   const auto files = files_in(proofs);
   const size_t classes = konobi::opening_classes(konobi::Geometry<1>::get(4)).size();
   REQUIRE(files.size() == classes);
+  for (const auto& f : files) CHECK_THAT(f, Catch::EndsWith(".proof.xz"));  // written compressed
 
   std::vector<std::string> args{"verify-proof"};
   args.insert(args.end(), files.begin(), files.end());
@@ -157,7 +158,7 @@ TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered o
   // the winner in another copy.
   std::vector<std::string> lines;
   {
-    std::istringstream in(slurp(files[0]));
+    std::istringstream in(konobi_test::decompress(files[0]));
     for (std::string l; std::getline(in, l);) lines.push_back(l);
   }
   REQUIRE(lines.size() > 7);
@@ -179,7 +180,7 @@ TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered o
     for (const auto& l : v) text += l + "\n";
     spit(dir / "winner.proof", text);
   }
-  const std::string full = slurp(files[0]);
+  const std::string full = konobi_test::decompress(files[0]);
   spit(dir / "truncated.proof", full.substr(0, full.size() / 2));
 
   for (const std::string name : {"missing.proof", "winner.proof", "truncated.proof"}) {
@@ -194,8 +195,10 @@ TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered o
   require_status(mixed, 1);
   CHECK_THAT(mixed.out, Contains("OK") && Contains("FAIL"));
 
-  // Compressed proofs are read through gzip.
-  if (std::system(("gzip -c " + quote(files[0]) + " > " + quote(dir / "p.proof.gz")).c_str()) == 0) {
+  // Plain and gzip-compressed proofs are read too.
+  spit(dir / "p.proof", full);
+  require_status(run_konobi({"verify-proof", dir / "p.proof"}), 0);
+  if (std::system(("gzip -c " + quote(dir / "p.proof") + " > " + quote(dir / "p.proof.gz")).c_str()) == 0) {
     require_status(run_konobi({"verify-proof", dir / "p.proof.gz"}), 0);
     const std::string gz = slurp(dir / "p.proof.gz");
     spit(dir / "cut.proof.gz", gz.substr(0, gz.size() / 2));

@@ -11,7 +11,7 @@
 #include "game_input.h"
 #include "progress.h"
 #include "solver/io/atomic_file.h"
-#include "solver/io/json_writer.h"
+#include "solver/io/json.h"
 #include "solver/io/svg.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/pv.h"
@@ -79,16 +79,20 @@ int analyze(const GameInput& input, const typename Game::Rules::Variant& variant
   const Position<1>& pos = game.position();
   const State& state = game.state();
   const int n = pos.size();
-  auto game_fields = [&](JsonWriter& j) {
-    j.field("game", Rules::name);
-    if constexpr (gonnect) j.field("ko_rule", ko_rule_name(variant.ko)).field("edges", edge_rule_name(variant.edges));
+  auto game_fields = [&] {
+    Json j = {{"game", Rules::name}};
+    if constexpr (gonnect) {
+      j["ko_rule"] = ko_rule_name(variant.ko);
+      j["edges"] = edge_rule_name(variant.edges);
+    }
+    return j;
   };
   if (game.over()) {
     if (json) {
-      JsonWriter j(std::cout);
-      j.begin_object();
-      game_fields(j);
-      j.field("position", format_position(to_text(pos))).field("winner", game.winner() == Black ? "black" : "white").end_object().finish();
+      Json j = game_fields();
+      j["position"] = format_position(to_text(pos));
+      j["winner"] = game.winner() == Black ? "black" : "white";
+      std::cout << json_text(j);
     } else {
       if (game.ended_without_move()) std::cout << color_name(pos.to_move) << " has no legal move and loses: ";
       std::cout << color_name(Color(game.winner())) << " has already won.\n";
@@ -131,23 +135,21 @@ int analyze(const GameInput& input, const typename Game::Rules::Variant& variant
   const char* side = pos.to_move == Black ? "black" : "white";
   if (!svg.empty()) write_file_atomically(svg, render_svg(analysis_svg(pos, values, wins, remoteness, best_remote)));
   if (json) {
-    JsonWriter j(std::cout);
-    j.begin_object();
-    game_fields(j);
-    j.field("size", n).field("position", format_position(to_text(pos)));
-    j.field("to_move", side).field("value", wins ? "win" : "loss");
-    if (remoteness) j.field("remoteness", best_remote);
-    j.key("moves").begin_array();
+    Json j = game_fields();
+    j["size"] = n;
+    j["position"] = format_position(to_text(pos));
+    j["to_move"] = side;
+    j["value"] = wins ? "win" : "loss";
+    if (remoteness) j["remoteness"] = best_remote;
+    Json& moves = j["moves"] = Json::array();
     for (const MoveValue& v : values) {
-      j.begin_object().field("move", move_name(n, v.move)).field("value", v.wins ? "win" : "loss");
-      if (remoteness) j.field("remoteness", v.remoteness);
-      j.end_object();
+      Json m = {{"move", move_name(n, v.move)}, {"value", v.wins ? "win" : "loss"}};
+      if (remoteness) m["remoteness"] = v.remoteness;
+      moves.push_back(std::move(m));
     }
-    j.end_array();
-    j.key("pv").begin_array();
-    for (Move m : pv) j.value(move_name(n, m));
-    j.end_array();
-    j.end_object().finish();
+    Json& line = j["pv"] = Json::array();
+    for (Move m : pv) line.push_back(move_name(n, m));
+    std::cout << json_text(j);
     return 0;
   }
   std::cout << "Position: " << format_position(to_text(pos)) << "\n"

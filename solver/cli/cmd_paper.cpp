@@ -17,7 +17,7 @@
 #include "command.h"
 #include "core/notation.h"
 #include "solver/io/atomic_file.h"
-#include "solver/io/json_value.h"
+#include "solver/io/nodraw_file.h"
 #include "solver/io/puzzle_file.h"
 #include "solver/io/svg.h"
 #include "solver/research/pie.h"
@@ -138,26 +138,24 @@ struct Generator {
   }
 
   // The text of the field at a dotted path ("reachable.totals.draws"), "" when absent.
-  static std::string field(const JsonValue& v, const std::string& path) {
-    const JsonValue* x = &v;
+  static std::string field(const Json& v, const std::string& path) {
+    const Json* x = &v;
     size_t from = 0;
     for (;;) {
       const size_t dot = path.find('.', from);
       const std::string key = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
-      if (!x->has(key)) return "";
+      if (!x->is_object() || !x->contains(key)) return "";
       x = &(*x)[key];
       if (dot == std::string::npos) break;
       from = dot + 1;
     }
-    switch (x->type()) {
-      case JsonValue::Type::Bool: return x->boolean() ? "yes" : "no";
-      case JsonValue::Type::Number: {
-        const double d = x->number();
-        return d == double((long long)d) ? std::to_string((long long)d) : fmt("%.3g", d);
-      }
-      case JsonValue::Type::String: return x->str();
-      default: return "";
+    if (x->is_boolean()) return x->get<bool>() ? "yes" : "no";
+    if (x->is_number()) {
+      const double d = x->get<double>();
+      return d == double((long long)d) ? std::to_string((long long)d) : fmt("%.3g", d);
     }
+    if (x->is_string()) return x->get<std::string>();
+    return "";
   }
 
   std::string nodraw() const {
@@ -180,12 +178,7 @@ struct Generator {
     for (int n = 3; n <= 19; ++n) {
       const fs::path p = fs::path(dir) / ("nodraw-" + nxn(n) + ".json");
       if (!fs::exists(p)) continue;
-      JsonValue v;
-      try {
-        v = JsonValue::parse(read_file(p.string()));
-      } catch (const JsonError& e) {
-        throw std::runtime_error(p.string() + " is not valid JSON: " + e.what());
-      }
+      const Json v = read_nodraw_file(read_file(p.string()), p.string());
       rows << "| " << nxn(n) << " |";
       for (const Column& c : columns) {
         const std::string text = field(v, c.path);

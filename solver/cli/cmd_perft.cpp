@@ -12,7 +12,7 @@
 #include "command.h"
 #include "core/perft.h"
 #include "game_input.h"
-#include "solver/io/json_writer.h"
+#include "solver/io/json.h"
 
 namespace konobi {
 
@@ -70,17 +70,20 @@ int run_perft(const GameInput& input, const typename Rules::Variant& v, const st
   const double rate = secs > 0 ? double(total) / secs : 0;
   const int n = game.position().size();
   if (json) {
-    JsonWriter j(std::cout);
-    j.begin_object().field("game", Rules::name);
-    if constexpr (std::is_same_v<Rules, GonnectRules>)
-      j.field("ko_rule", ko_rule_name(v.ko)).field("edges", edge_rule_name(v.edges));
-    j.field("size", n).field("depth", depth).field("threads", threads);
-    j.field("position", format_position(to_text(game.position())));
-    j.key("counts").begin_array();
-    for (uint64_t c : counts) j.value(c);
-    j.end_array();
-    j.field("nodes", total).field("seconds", secs).field("nodes_per_second", rate);
-    j.end_object().finish();
+    Json j = {{"game", Rules::name}};
+    if constexpr (std::is_same_v<Rules, GonnectRules>) {
+      j["ko_rule"] = ko_rule_name(v.ko);
+      j["edges"] = edge_rule_name(v.edges);
+    }
+    j["size"] = n;
+    j["depth"] = depth;
+    j["threads"] = threads;
+    j["position"] = format_position(to_text(game.position()));
+    j["counts"] = counts;
+    j["nodes"] = total;
+    j["seconds"] = json_number(secs);
+    j["nodes_per_second"] = json_number(rate);
+    std::cout << json_text(j);
     return 0;
   }
   std::cout << "perft" << variant_note << " " << n << "x" << n << " from " << format_position(to_text(game.position())) << "\n";

@@ -7,7 +7,7 @@
 
 #include "command.h"
 #include "solver/io/atomic_file.h"
-#include "solver/io/json_writer.h"
+#include "solver/io/json.h"
 #include "solver/research/pie.h"
 
 namespace konobi {
@@ -51,10 +51,9 @@ int cmd_pie(const Args& args) {
     }
   }
   if (json) {
-    JsonWriter j(std::cout);
-    j.begin_object().field("schema", "konobi-pie/1").key("sizes").begin_array();
-    for (const PieReport& r : reports) pie_json(j, r);
-    j.end_array().end_object().finish();
+    Json sizes = Json::array();
+    for (const PieReport& r : reports) sizes.push_back(pie_json(r));
+    std::cout << json_text(Json{{"schema", "konobi-pie/1"}, {"sizes", std::move(sizes)}});
   } else {
     for (size_t i = 0; i < reports.size(); ++i) std::cout << (i ? "\n" : "") << pie_text(reports[i]);
   }

@@ -6,7 +6,7 @@
 #include "diagram.h"
 #include "game_input.h"
 #include "solver/io/atomic_file.h"
-#include "solver/io/json_writer.h"
+#include "solver/io/json.h"
 #include "solver/io/svg.h"
 
 namespace konobi {
@@ -54,27 +54,27 @@ int show(const GameInput& input, bool json, const std::string& svg) {
   if (!svg.empty()) write_file_atomically(svg, show_svg<W>(game, illegal));
 
   if (json) {
-    JsonWriter j(std::cout);
-    j.begin_object();
-    j.field("game", "konobi").field("size", n).field("position", format_position(to_text(pos)));
-    j.field("moves", format_record(n, game.moves()));
-    j.field("to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white"));
-    j.field("swap_available", !game.over() && pos.swap_available).field("swapped", game.swapped());
-    j.key("winner");
-    game.over() ? j.value(game.winner() == Black ? "black" : "white") : j.null();
-    j.field("must_pass", game.must_pass());
-    j.key("legal").begin_array();
-    legal.for_each([&](int p) { j.value(point_name(n, p)); });
-    j.end_array();
-    j.key("illegal").begin_array();
+    Json j = {{"game", "konobi"},
+              {"size", n},
+              {"position", format_position(to_text(pos))},
+              {"moves", format_record(n, game.moves())},
+              {"to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white")},
+              {"swap_available", !game.over() && pos.swap_available},
+              {"swapped", game.swapped()},
+              {"winner", game.over() ? Json(game.winner() == Black ? "black" : "white") : Json(nullptr)},
+              {"must_pass", game.must_pass()}};
+    Json& legal_points = j["legal"] = Json::array();
+    legal.for_each([&](int p) { legal_points.push_back(point_name(n, p)); });
+    Json& banned = j["illegal"] = Json::array();
     for (const auto& [p, v] : illegal) {
-      j.begin_object().field("point", point_name(n, p)).field("reason", verdict_name(v.kind));
-      if (v.kind == PointVerdict::WeakConnection)
-        j.field("stone", point_name(n, v.stone)).field("alternative", point_name(n, v.alternative));
-      j.end_object();
+      Json x = {{"point", point_name(n, p)}, {"reason", verdict_name(v.kind)}};
+      if (v.kind == PointVerdict::WeakConnection) {
+        x["stone"] = point_name(n, v.stone);
+        x["alternative"] = point_name(n, v.alternative);
+      }
+      banned.push_back(std::move(x));
     }
-    j.end_array();
-    j.end_object().finish();
+    std::cout << json_text(j);
     return 0;
   }
 
@@ -123,26 +123,25 @@ int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
   const Bitboard<W> illegal = open ? pos.empty_points().minus(legal) : Bitboard<W>();
 
   if (json) {
-    JsonWriter j(std::cout);
-    j.begin_object();
-    j.field("game", "gonnect").field("ko_rule", ko_rule_name(v.ko)).field("edges", edge_rule_name(v.edges));
-    j.field("size", n).field("position", format_position(to_text(pos)));
-    j.field("moves", format_record(n, game.moves()));
-    j.field("to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white"));
-    j.field("swap_available", !game.over() && pos.swap_available).field("swapped", game.swapped());
-    j.key("winner");
-    game.over() ? j.value(game.winner() == Black ? "black" : "white") : j.null();
-    j.field("no_legal_move", game.ended_without_move());
-    j.key("legal").begin_array();
-    legal.for_each([&](int p) { j.value(point_name(n, p)); });
-    j.end_array();
-    j.key("illegal").begin_array();
+    Json j = {{"game", "gonnect"},
+              {"ko_rule", ko_rule_name(v.ko)},
+              {"edges", edge_rule_name(v.edges)},
+              {"size", n},
+              {"position", format_position(to_text(pos))},
+              {"moves", format_record(n, game.moves())},
+              {"to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white")},
+              {"swap_available", !game.over() && pos.swap_available},
+              {"swapped", game.swapped()},
+              {"winner", game.over() ? Json(game.winner() == Black ? "black" : "white") : Json(nullptr)},
+              {"no_legal_move", game.ended_without_move()}};
+    Json& legal_points = j["legal"] = Json::array();
+    legal.for_each([&](int p) { legal_points.push_back(point_name(n, p)); });
+    Json& banned = j["illegal"] = Json::array();
     illegal.for_each([&](int p) {
-      j.begin_object().field("point", point_name(n, p)).field("reason", L.suicide.test(p) ? "suicide" : v.ko == KoRule::Simple ? "ko" : "superko");
-      j.end_object();
+      banned.push_back(Json{{"point", point_name(n, p)},
+                            {"reason", L.suicide.test(p) ? "suicide" : v.ko == KoRule::Simple ? "ko" : "superko"}});
     });
-    j.end_array();
-    j.end_object().finish();
+    std::cout << json_text(j);
     return 0;
   }
 

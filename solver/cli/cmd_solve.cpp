@@ -23,6 +23,7 @@
 #include "progress.h"
 #include "provenance.h"
 #include "solver/io/atomic_file.h"
+#include "solver/io/compressed_file.h"
 #include "solver/io/results.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/proof.h"
@@ -274,8 +275,8 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       else proof = builder.build(pos, winner);
       proof_size = proof.entries.size();
       write_file_atomically(cfg.proof_dir + "/" + Rules::name + "-" + std::to_string(n) + "x" + std::to_string(n) + "-" +
-                                point_name(n, rep) + ".proof",
-                            proof.to_text());
+                                point_name(n, rep) + ".proof.xz",
+                            compress_xz(proof.to_text()));
     }
     give_back_set(std::move(visited));
     const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();

@@ -19,7 +19,7 @@
 #include "provenance.h"
 #include "core/game.h"
 #include "solver/io/atomic_file.h"
-#include "solver/io/json_writer.h"
+#include "solver/io/json.h"
 #include "solver/research/nodraw.h"
 
 namespace konobi {
@@ -144,41 +144,47 @@ CrosscutFreeResult run_crosscut_free(const NodrawConfig& cfg) {
   return crosscut_free_search<KonobiRules, 1>(cfg.size, opt);
 }
 
-void write_reachable_json(JsonWriter& j, const ReachableReport& rep) {
+Json reachable_json(const ReachableReport& rep) {
   const ReachableResult& r = rep.res;
-  j.key("reachable").begin_object();
-  j.field("complete", r.complete);
-  if (!r.complete) j.field("stopped", r.stopped);
-  j.field("symmetries", 4);
-  j.key("plies").begin_array();
-  for (const PlyCounts& p : r.plies) {
-    j.begin_object().field("ply", p.ply).field("positions", p.positions).field("must_pass", p.must_pass);
-    j.field("won", p.won).field("draws", p.draws).end_object();
-  }
-  j.end_array();
-  j.key("totals").begin_object();
-  j.field("positions", r.total(&PlyCounts::positions)).field("must_pass", r.total(&PlyCounts::must_pass));
-  j.field("won", r.total(&PlyCounts::won)).field("draws", r.total(&PlyCounts::draws)).end_object();
-  j.field("seconds", rep.seconds).field("peak_table_mb", r.peak_table_mb);
-  if (r.first_draw_ply >= 0) {
-    j.key("counterexample").begin_object().field("ply", r.first_draw_ply).field("position", rep.draw_position);
-    j.field("record", rep.record).field("record_replayed", rep.record_checked).end_object();
-  }
-  j.end_object();
+  Json j = {{"complete", r.complete}};
+  if (!r.complete) j["stopped"] = r.stopped;
+  j["symmetries"] = 4;
+  Json& plies = j["plies"] = Json::array();
+  for (const PlyCounts& p : r.plies)
+    plies.push_back(Json{{"ply", p.ply}, {"positions", p.positions}, {"must_pass", p.must_pass}, {"won", p.won},
+                         {"draws", p.draws}});
+  j["totals"] = Json{{"positions", r.total(&PlyCounts::positions)},
+                     {"must_pass", r.total(&PlyCounts::must_pass)},
+                     {"won", r.total(&PlyCounts::won)},
+                     {"draws", r.total(&PlyCounts::draws)}};
+  j["seconds"] = json_number(rep.seconds);
+  j["peak_table_mb"] = json_number(r.peak_table_mb);
+  if (r.first_draw_ply >= 0)
+    j["counterexample"] = Json{{"ply", r.first_draw_ply},
+                               {"position", rep.draw_position},
+                               {"record", rep.record},
+                               {"record_replayed", rep.record_checked}};
+  return j;
 }
 
-void write_crosscut_json(JsonWriter& j, const CrosscutFreeResult& r) {
-  j.key("crosscut_free").begin_object();
-  j.field("complete", r.complete).field("lemma_pruning", r.lemma).field("won_pruning", r.prune_won);
-  j.field("full_board_skip", r.full_board_skip).field("frontier_merging", r.memo);
-  j.field("nodes", r.nodes).field("boards_checked", r.leaves).field("both_stuck", r.stuck);
-  j.field("memo_hits", r.memo_hits).field("memo_entries", r.memo_entries);
-  j.field("counterexamples", r.counterexamples).field("tasks", r.tasks).field("tasks_done", r.tasks_done);
-  j.field("seconds", r.seconds);
-  j.key("examples").begin_array();
-  for (auto [b, w] : r.examples) j.value(position_text(r.n, b, w, Black));
-  j.end_array();
-  j.end_object();
+Json crosscut_json(const CrosscutFreeResult& r) {
+  Json j = {{"complete", r.complete},
+            {"lemma_pruning", r.lemma},
+            {"won_pruning", r.prune_won},
+            {"full_board_skip", r.full_board_skip},
+            {"frontier_merging", r.memo},
+            {"nodes", r.nodes},
+            {"boards_checked", r.leaves},
+            {"both_stuck", r.stuck},
+            {"memo_hits", r.memo_hits},
+            {"memo_entries", r.memo_entries},
+            {"counterexamples", r.counterexamples},
+            {"tasks", r.tasks},
+            {"tasks_done", r.tasks_done},
+            {"seconds", json_number(r.seconds)}};
+  Json& examples = j["examples"] = Json::array();
+  for (auto [b, w] : r.examples) examples.push_back(position_text(r.n, b, w, Black));
+  return j;
 }
 
 void print_reachable(std::ostream& out, const NodrawConfig& cfg, const ReachableReport& rep) {
@@ -279,26 +285,27 @@ int cmd_verify_nodraw(const Args& args) {
   if (do_reach) reach = run_reachable(cfg);
   if (want_cf) cf = run_crosscut_free(cfg);
 
-  std::ostringstream js;
-  {
-    JsonWriter j(js);
-    j.begin_object().field("check", "no-draw").field("game", "konobi").field("size", n);
-    j.field("program", std::string("konobi ") + KONOBI_VERSION).field("commit", KONOBI_COMMIT);
-    j.field("command", cfg.command).field("date", now_utc()).field("threads", cfg.threads);
-    if (do_reach) write_reachable_json(j, reach);
-    if (want_cf) write_crosscut_json(j, cf);
-    j.field("peak_rss_mb", peak_rss_mb());
-    const bool counter = (do_reach && reach.res.first_draw_ply >= 0) || (want_cf && cf.counterexamples > 0);
-    const bool complete = (!do_reach || reach.res.complete) && (!want_cf || cf.complete);
-    j.field("verdict", counter ? "counterexample" : complete ? "holds" : "incomplete");
-    j.end_object().finish();
-  }
+  Json j = {{"check", "no-draw"},
+            {"game", "konobi"},
+            {"size", n},
+            {"program", std::string("konobi ") + KONOBI_VERSION},
+            {"commit", KONOBI_COMMIT},
+            {"command", cfg.command},
+            {"date", now_utc()},
+            {"threads", cfg.threads}};
+  if (do_reach) j["reachable"] = reachable_json(reach);
+  if (want_cf) j["crosscut_free"] = crosscut_json(cf);
+  j["peak_rss_mb"] = json_number(peak_rss_mb());
+  const bool counter = (do_reach && reach.res.first_draw_ply >= 0) || (want_cf && cf.counterexamples > 0);
+  const bool complete = (!do_reach || reach.res.complete) && (!want_cf || cf.complete);
+  j["verdict"] = counter ? "counterexample" : complete ? "holds" : "incomplete";
+  const std::string text = json_text(j);
   if (!cfg.out.empty()) {
     if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
-    write_file_atomically(cfg.out, js.str());
+    write_file_atomically(cfg.out, text);
   }
   if (cfg.json) {
-    std::cout << js.str();
+    std::cout << text;
   } else {
     if (want_reach && !do_reach)
       std::cout << "(the reachable census runs on 3x3 to 5x5 only; " << n << "x" << n

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "json.h"
+
 namespace konobi {
 
 constexpr const char* kResultsSchema = "konobi-results/1";
@@ -39,11 +41,10 @@ struct Provenance {
   int simulation = 0;  // DfpnOptions::simulation; files from before it have none
 };
 
-class JsonWriter;
-class JsonValue;
-// The provenance object shared by every file the solver writes.
-void write_provenance(JsonWriter& j, const Provenance& p);
-Provenance read_provenance(const JsonValue& v);  // throws JsonError
+// The provenance object shared by every file the solver writes, and its
+// checked reader (each field's type and range; throws JsonError naming it).
+Json provenance_json(const Provenance& p);
+Provenance read_provenance(const JsonField& v);
 
 struct Results {
   std::string game = "konobi";
@@ -61,7 +62,10 @@ struct Results {
   // Empty board, Black to move, no pie rule: Black wins iff some opening wins.
   std::string empty_board_winner() const;  // "black", "white", or "" if unknown
   std::string to_json() const;
-  static Results from_json(const std::string& text, const std::string& where);  // throws std::runtime_error
+  // Reads and checks a results file: every field's presence, type and range,
+  // the game and its rules, and the summary fields against the openings.
+  // Throws std::runtime_error "WHERE is not a valid results file: FIELD: why".
+  static Results from_json(const std::string& text, const std::string& where);
 };
 
 }  // namespace konobi

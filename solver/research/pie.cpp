@@ -9,7 +9,6 @@
 
 #include "core/notation.h"
 #include "solver/io/atomic_file.h"
-#include "solver/io/json_writer.h"
 #include "solver/search/alphabeta.h"
 
 namespace konobi {
@@ -224,32 +223,34 @@ std::string pie_text(const PieReport& rep) {
   return s.str();
 }
 
-void pie_json(JsonWriter& j, const PieReport& rep) {
-  j.begin_object();
-  j.field("size", rep.size).field("file", rep.file).field("complete", rep.complete());
-  j.field("openings_total", int(rep.openings.size())).field("openings_solved", rep.solved());
-  j.field("openings_black_wins", rep.black_wins()).field("openings_white_wins", rep.white_wins());
-  j.field("losing_share", rep.losing_share());
-  j.key("second_player_wins");
-  rep.complete() ? j.value(true) : j.null();
-  j.field("verdict", rep.verdict());
-  j.field("remoteness_nodes", (unsigned long long)rep.remoteness_nodes);
-  j.key("hardest").begin_array();
+Json pie_json(const PieReport& rep) {
+  Json j = {{"size", rep.size},
+            {"file", rep.file},
+            {"complete", rep.complete()},
+            {"openings_total", int(rep.openings.size())},
+            {"openings_solved", rep.solved()},
+            {"openings_black_wins", rep.black_wins()},
+            {"openings_white_wins", rep.white_wins()},
+            {"losing_share", rep.losing_share()},
+            {"second_player_wins", rep.complete() ? Json(true) : Json(nullptr)},
+            {"verdict", rep.verdict()},
+            {"remoteness_nodes", (unsigned long long)rep.remoteness_nodes}};
+  Json& hardest = j["hardest"] = Json::array();
   const auto hard = rep.hardest();
-  for (size_t i = 0; i < hard.size() && i < 3; ++i) j.value(hard[i]->point);
-  j.end_array();
-  j.key("openings").begin_array();
+  for (size_t i = 0; i < hard.size() && i < 3; ++i) hardest.push_back(hard[i]->point);
+  Json& list = j["openings"] = Json::array();
   for (const PieOpening& o : rep.openings) {
-    j.begin_object().field("point", o.point).field("class", o.cls).field("solved", o.solved);
+    Json x = {{"point", o.point}, {"class", o.cls}, {"solved", o.solved}};
     if (o.solved) {
-      j.field("winner", o.winner).field("swap", o.swap).field("proof_size", o.proof_size).field("nodes", o.nodes);
-      j.key("remoteness");
-      o.remoteness < 0 ? j.null() : j.value(o.remoteness);
+      x["winner"] = o.winner;
+      x["swap"] = o.swap;
+      x["proof_size"] = o.proof_size;
+      x["nodes"] = o.nodes;
+      x["remoteness"] = o.remoteness < 0 ? Json(nullptr) : Json(o.remoteness);
     }
-    j.end_object();
+    list.push_back(std::move(x));
   }
-  j.end_array();
-  j.end_object();
+  return j;
 }
 
 }  // namespace konobi

@@ -77,7 +77,6 @@ std::string opening_map_file(int n);
 
 // Text report and JSON object for one size.
 std::string pie_text(const PieReport& report);
-class JsonWriter;
-void pie_json(JsonWriter& j, const PieReport& report);
+Json pie_json(const PieReport& report);
 
 }  // namespace konobi
