@@ -13,8 +13,8 @@ struct Results;
 // Throws std::runtime_error naming the field and the reason: openings not
 // listed in point order a1, b1, ... row by row, a point name that is not the
 // one of its place in the list, a `class` that is not the representative of
-// the point's class, a continuation move that is not a move, and solved
-// winners that differ within one class. A Gonnect `--edges either` file
+// the point's class, and solved winners that differ within one class (the
+// loader has checked each field's own form, continuation moves included). A Gonnect `--edges either` file
 // written while its openings were grouped by the four mirror symmetries
 // only (every `class` as that rule gives it) is accepted and re-grouped
 // under all 8 symmetries by regroup_openings.
