@@ -1,0 +1,162 @@
+// The hardening of issue 24: proven results are never written over by a run
+// that holds fewer, outputs replace only regular files and never collide on
+// a temporary, inputs must be regular files of a sane size, standard output
+// that cannot be written fails the command, finished positions are finished
+// for bench and verify-proof alike, and bad numbers and huge words get a
+// short clear message.
+#include <catch2/catch.hpp>
+
+#include "tests/support.h"
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "solver/io/atomic_file.h"
+#include "solver/io/results.h"
+
+using Catch::Contains;
+namespace fs = std::filesystem;
+using konobi_test::quote;
+using konobi_test::run_konobi;
+using konobi_test::TempDir;
+using Run = konobi_test::RunResult;
+
+namespace {
+
+const fs::path kShipped = fs::path(KONOBI_SOURCE_DIR) / "results";
+
+// Commands here finish in a second or two; a hang fails instead of waiting.
+#ifdef KONOBI_SANITIZE_BUILD
+const std::string kGuard = "timeout 600 ";
+#else
+const std::string kGuard = "timeout 60 ";
+#endif
+
+std::string slurp(const std::string& path) { return konobi_test::read_all(path); }
+
+void spit(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
+void require_status(const Run& r, int status) {
+  INFO("stdout: " << r.out.substr(0, 2000));
+  INFO("stderr: " << r.err.substr(0, 2000));
+  REQUIRE(r.exited);
+  CHECK(r.status == status);
+}
+
+bool is_fifo(const std::string& p) { return fs::is_fifo(fs::symlink_status(p)); }
+
+}  // namespace
+
+TEST_CASE("outputs replace regular files only, and follow symbolic links", "[cli][hardening]") {
+  TempDir dir;
+  SECTION("a FIFO is refused and stays a FIFO") {
+    const std::string fifo = dir / "fifo";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const Run r = run_konobi({"show", "--size", "3", "--svg", fifo}, kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains(fifo) && Contains("FIFO") && Contains("only a regular file"));
+    CHECK(is_fifo(fifo));
+    CHECK_THROWS_WITH(konobi::write_file_atomically(fifo, "x"), Contains("FIFO"));
+    CHECK(is_fifo(fifo));
+  }
+  SECTION("a character device is refused and stays one") {
+    // /dev/full's numbers, made here so that a failure cannot harm the real one.
+    const std::string dev = dir / "full";
+    if (mknod(dev.c_str(), S_IFCHR | 0600, makedev(1, 7)) != 0) {
+      WARN("mknod needs privileges this run lacks: the device case is not checked");
+      return;
+    }
+    const Run r = run_konobi({"show", "--size", "3", "--svg", dev}, kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("character device"));
+    CHECK(fs::is_character_file(fs::symlink_status(dev)));
+  }
+  SECTION("a directory is refused") {
+    fs::create_directories(dir.path / "sub");
+    const Run r = run_konobi({"show", "--size", "3", "--svg", dir / "sub"}, kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("directory"));
+    CHECK(fs::is_directory(dir.path / "sub"));
+  }
+  SECTION("a symbolic link: its target gets the file and the link stays") {
+    const std::string target = dir / "target.svg", link = dir / "link.svg";
+    spit(target, "old");
+    fs::create_symlink(target, link);
+    require_status(run_konobi({"show", "--size", "3", "--svg", link}, kGuard), 0);
+    CHECK(fs::is_symlink(link));
+    CHECK_THAT(slurp(target), Contains("<svg"));
+    // A link to a file not there yet: the file is made where it points.
+    const std::string dangling = dir / "dangling.svg", later = dir / "later.svg";
+    fs::create_symlink(later, dangling);
+    require_status(run_konobi({"show", "--size", "3", "--svg", dangling}, kGuard), 0);
+    CHECK(fs::is_symlink(dangling));
+    CHECK_THAT(slurp(later), Contains("<svg"));
+  }
+}
+
+TEST_CASE("two writers of one file never collide on a temporary", "[hardening]") {
+  TempDir dir;
+  const std::string path = dir / "out.json";
+  const std::string a(10000, 'a'), b(10000, 'b');
+  std::atomic<int> failures{0};
+  auto writer = [&](const std::string& text) {
+    for (int i = 0; i < 40; ++i) {
+      try {
+        konobi::write_file_atomically(path, text);
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    }
+  };
+  std::thread t1(writer, a), t2(writer, b);
+  t1.join();
+  t2.join();
+  CHECK(failures == 0);
+  const std::string now = slurp(path);
+  CHECK((now == a || now == b));
+  // Nothing left behind but the file.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir.path)) {
+    ++files;
+    CHECK(e.path().string() == path);
+  }
+  CHECK(files == 1);
+}
+
+TEST_CASE("input files must be regular files of a sane size", "[cli][hardening]") {
+  TempDir dir;
+  SECTION("a device, a FIFO and a directory get a clear message at once") {
+    const std::string fifo = dir / "fifo";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const Run r = run_konobi({"verify-proof", "/dev/zero", fifo, dir.path.string()}, kGuard);
+    require_status(r, 1);
+    CHECK_THAT(r.out, Contains("/dev/zero: cannot read /dev/zero: it is a character device"));
+    CHECK_THAT(r.out, Contains("it is a FIFO"));
+    CHECK_THAT(r.out, Contains("it is a directory"));
+    CHECK_FALSE(r.out.find("bad_alloc") != std::string::npos);
+    CHECK_FALSE(r.out.find("truncated") != std::string::npos);
+    const Run p = run_konobi({"puzzles", "--from", dir.path.string()}, kGuard);
+    require_status(p, 2);
+    CHECK_THAT(p.err, Contains("is a directory"));
+  }
+  SECTION("a file over the limit") {
+    const std::string big = dir / "big";
+    spit(big, std::string(1000, 'x'));
+    CHECK_THROWS_WITH(konobi::read_file(big, 999), Contains("1000 bytes") && Contains("999"));
+    CHECK(konobi::read_file(big, 1000).size() == 1000);
+  }
+}
