@@ -23,6 +23,7 @@
 
 #include "solver/io/atomic_file.h"
 #include "solver/io/results.h"
+#include "solver/io/results_merge.h"
 
 using Catch::Contains;
 namespace fs = std::filesystem;
@@ -57,9 +58,92 @@ void require_status(const Run& r, int status) {
   CHECK(r.status == status);
 }
 
+konobi::Results load(const std::string& path) { return konobi::Results::from_json(slurp(path), path); }
+
 bool is_fifo(const std::string& p) { return fs::is_fifo(fs::symlink_status(p)); }
 
 }  // namespace
+
+TEST_CASE("solve refuses to write over proven results unless told to", "[cli][hardening]") {
+  TempDir dir;
+  const std::string out = dir / "r.json";
+  const std::string shipped = slurp((kShipped / "konobi-4x4.json").string());
+  REQUIRE(load((kShipped / "konobi-4x4.json").string()).complete());
+  spit(out, shipped);
+
+  SECTION("without --resume or --overwrite: a clear refusal, the file untouched") {
+    const Run r = run_konobi({"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16"}, kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains(out) && Contains("16 proven openings") && Contains("--resume") &&
+                          Contains("--overwrite"));
+    CHECK(slurp(out) == shipped);
+  }
+  SECTION("from the repository root, the shipped 6x6 file is safe before any memory is taken") {
+    // A copy of the layout: results/konobi-6x6.json under the working directory.
+    fs::create_directories(dir.path / "results");
+    const std::string six = slurp((kShipped / "konobi-6x6.json").string());
+    spit(dir / "results/konobi-6x6.json", six);
+    const Run r = run_konobi({"solve", "--size", "6", "--quiet", "--tt-mb", "100000000"},
+                             "cd " + quote(dir.path.string()) + " && " + kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("results/konobi-6x6.json holds") && Contains("--resume"));
+    CHECK_FALSE(r.err.find("more memory") != std::string::npos);  // refused before the table
+    CHECK(slurp(dir / "results/konobi-6x6.json") == six);
+  }
+  SECTION("--overwrite replaces them, and is not to be mixed with --resume") {
+    const Run bad = run_konobi({"solve", "--size", "4", "--out", out, "--resume", "--overwrite"}, kGuard);
+    require_status(bad, 2);
+    CHECK_THAT(bad.err, Contains("--resume") && Contains("--overwrite"));
+    const Run r =
+        run_konobi({"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16", "--overwrite", "--threads", "1"},
+                   kGuard);
+    require_status(r, 0);
+    CHECK(slurp(out) != shipped);
+    CHECK(load(out).complete());
+  }
+  SECTION("--resume with nothing left to do leaves the file exactly as it was") {
+    const Run r = run_konobi({"solve", "--size", "4", "--out", out, "--resume", "--tt-mb", "16"}, kGuard);
+    require_status(r, 0);
+    CHECK_THAT(r.err, Contains("nothing left to do"));
+    CHECK(slurp(out) == shipped);  // provenance included
+  }
+  SECTION("an --out that is not a regular file is refused before the search") {
+    const std::string fifo = dir / "fifo";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const Run r = run_konobi({"solve", "--size", "4", "--out", fifo, "--quiet", "--tt-mb", "16"}, kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("not a regular file"));
+    CHECK(is_fifo(fifo));
+  }
+  SECTION("a file that holds nothing proven is replaced as before") {
+    spit(out, "not a results file");
+    const Run r = run_konobi({"solve", "--size", "3", "--out", out, "--quiet", "--tt-mb", "1"}, kGuard);
+    require_status(r, 0);
+    CHECK(load(out).complete());
+  }
+}
+
+TEST_CASE("saving results keeps what another run proved in the file meanwhile", "[hardening]") {
+  const konobi::Results full = load((kShipped / "konobi-4x4.json").string());
+  konobi::Results ours = full;
+  for (auto& o : ours.openings) o.solved = false, o.winner.clear(), o.continuation.clear();
+  REQUIRE(konobi::proven_openings(ours) == 0);
+
+  SECTION("openings proven on disk and not here are taken in") {
+    const std::string text = konobi::results_over(ours, full.to_json(), "r.json");
+    CHECK(konobi::proven_openings(ours) == 16);
+    CHECK(konobi::proven_openings(konobi::Results::from_json(text, "r.json")) == 16);
+    for (size_t i = 0; i < ours.openings.size(); ++i) CHECK(ours.openings[i].winner == full.openings[i].winner);
+  }
+  SECTION("a missing file or one that is not a results file is simply replaced") {
+    CHECK(konobi::proven_openings(konobi::Results::from_json(konobi::results_over(ours, std::nullopt, "r"), "r")) == 0);
+    CHECK(konobi::proven_openings(konobi::Results::from_json(konobi::results_over(ours, "garbage", "r"), "r")) == 0);
+  }
+  SECTION("proven openings of another board are never written over") {
+    const konobi::Results three = load((kShipped / "konobi-3x3.json").string());
+    CHECK_THROWS_WITH(konobi::results_over(ours, three.to_json(), "r.json"), Contains("not replacing r.json"));
+  }
+}
 
 TEST_CASE("outputs replace regular files only, and follow symbolic links", "[cli][hardening]") {
   TempDir dir;
