@@ -244,3 +244,16 @@ TEST_CASE("input files must be regular files of a sane size", "[cli][hardening]"
     CHECK(konobi::read_file(big, 1000).size() == 1000);
   }
 }
+
+TEST_CASE("huge table sizes get the memory message, not a crash", "[cli][hardening]") {
+  TempDir dir;
+  for (const std::string mb : {"17592186044416", "1e30", "inf"}) {
+    const Run r = run_konobi({"solve", "--size", "3", "--tt-mb", mb, "--out", dir / "r.json", "--quiet"}, kGuard);
+    INFO("--tt-mb " << mb);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("needs more memory") && Contains("--tt-mb"));
+  }
+  const Run a = run_konobi({"analyze", "--size", "3", "--tt-mb", "17592186044416"}, kGuard);
+  require_status(a, 2);
+  CHECK_THAT(a.err, Contains("needs more memory"));
+}
