@@ -257,3 +257,22 @@ TEST_CASE("huge table sizes get the memory message, not a crash", "[cli][hardeni
   require_status(a, 2);
   CHECK_THAT(a.err, Contains("needs more memory"));
 }
+
+TEST_CASE("verify-proof refuses a proof whose start is already won", "[cli][hardening]") {
+  TempDir dir;
+  // Black's column a joins rows 1 and 3; White's row 3 joins columns a and c.
+  const struct {
+    const char* start;
+    const char* winner;
+    const char* won_by;
+  } cases[] = {{"B../B../B.. w", "black", "black"}, {"WWW/B../B.. b", "white", "white"},
+               {"B../B../B.. w", "white", "black"}};
+  for (const auto& c : cases) {
+    INFO(c.start << " claimed for " << c.winner);
+    const std::string file = dir / "p.proof";
+    spit(file, std::string("konobi-proof 1\nsize 3\nstart ") + c.start + "\nwinner " + c.winner + "\nentries 0\nend\n");
+    const Run r = run_konobi({"verify-proof", file}, kGuard);
+    require_status(r, 1);
+    CHECK_THAT(r.out, Contains("FAIL") && Contains(std::string("already won by ") + c.won_by));
+  }
+}
