@@ -276,3 +276,17 @@ TEST_CASE("verify-proof refuses a proof whose start is already won", "[cli][hard
     CHECK_THAT(r.out, Contains("FAIL") && Contains(std::string("already won by ") + c.won_by));
   }
 }
+
+TEST_CASE("bench and analyze agree on finished positions", "[cli][hardening]") {
+  // Black has won with White to move; a full board Black has won.
+  for (const std::string pos : {"B../B../B.. w", "BWB/WBW/BWB w"}) {
+    INFO(pos);
+    const Run a = run_konobi({"analyze", "-p", pos}, kGuard);
+    require_status(a, 0);
+    REQUIRE_THAT(a.out, Contains("Black has already won"));
+    const Run b = run_konobi({"bench", "--tt-mb", "1", "-p", pos}, kGuard);
+    require_status(b, 0);
+    CHECK_THAT(b.out, Contains(pos) && Contains("Black has already won"));
+    CHECK_FALSE(b.out.find("mover") != std::string::npos);
+  }
+}
