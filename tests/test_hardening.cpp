@@ -245,6 +245,15 @@ TEST_CASE("input files must be regular files of a sane size", "[cli][hardening]"
   }
 }
 
+TEST_CASE("a write error on standard output fails the command", "[cli][hardening]") {
+  TempDir dir;
+  const std::string err = dir / "err";
+  const int raw = std::system((quote(KONOBI_BINARY) + " show --size 3 > /dev/full 2> " + quote(err)).c_str());
+  REQUIRE(WIFEXITED(raw));
+  CHECK(WEXITSTATUS(raw) == 2);
+  CHECK_THAT(slurp(err), Contains("cannot write standard output"));
+}
+
 TEST_CASE("huge table sizes get the memory message, not a crash", "[cli][hardening]") {
   TempDir dir;
   for (const std::string mb : {"17592186044416", "1e30", "inf"}) {

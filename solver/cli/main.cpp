@@ -1,4 +1,6 @@
 // konobi: the command-line front end. Dispatches to one subcommand per file.
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -35,6 +37,19 @@ void print_usage(std::ostream& out) {
          "usage: konobi <command> [options]    (konobi <command> --help for its options)\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
+
+// Output that never arrived (a full disk, a closed file) is a failure, not
+// a success with nothing written: the exit status says so.
+int finish(int status) {
+  errno = 0;
+  std::cout.flush();
+  bool failed = !std::cout;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) failed = true;
+  if (!failed) return status;
+  const int err = errno;
+  std::cerr << "konobi: cannot write standard output: " << (err ? std::strerror(err) : "write error") << "\n";
+  return status == 0 ? 2 : status;
+}
 }  // namespace
 
 bool parse_command_line(const std::string& name, const std::string& usage, const Args& args,
@@ -67,16 +82,16 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage(std::cout);
-    return 0;
+    return finish(0);
   }
   if (name == "--version") {
     std::cout << "konobi " << KONOBI_VERSION << " (" << KONOBI_COMMIT << ")\n";
-    return 0;
+    return finish(0);
   }
   for (const Command& c : kCommands) {
     if (name != c.name) continue;
     try {
-      return c.run(Args(argv + 2, argv + argc));
+      return finish(c.run(Args(argv + 2, argv + argc)));
     } catch (const UsageError& e) {
       std::cerr << "konobi " << name << ": " << e.what() << " (see konobi " << name << " --help)\n";
     } catch (const ParseError& e) {
@@ -88,7 +103,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
       std::cerr << "konobi " << name << ": " << e.what() << "\n";
     }
-    return 2;
+    return finish(2);
   }
   std::cerr << "konobi: unknown command '" << name << "'\n\n";
   print_usage(std::cerr);
