@@ -299,3 +299,18 @@ TEST_CASE("bench and analyze agree on finished positions", "[cli][hardening]") {
     CHECK_FALSE(b.out.find("mover") != std::string::npos);
   }
 }
+
+TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardening]") {
+  SECTION("--size 0 is out of range, not missing") {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"show", "--size", "0"},
+                                                 {"analyze", "--size", "0"}, {"perft", "--size", "0", "--depth", "1"}}) {
+      const Run r = run_konobi(args, kGuard);
+      INFO(args[0]);
+      require_status(r, 2);
+      CHECK_THAT(r.err, Contains("0 is out of range"));
+    }
+    const Run pie = run_konobi({"pie", "--size", "0"}, kGuard);
+    require_status(pie, 2);
+    CHECK_THAT(pie.err, Contains("--size 0 is out of range"));
+  }
+}
