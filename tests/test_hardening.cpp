@@ -313,4 +313,14 @@ TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardenin
     require_status(pie, 2);
     CHECK_THAT(pie.err, Contains("--size 0 is out of range"));
   }
+  SECTION("--class-limit and --think out of range") {
+    TempDir dir;
+    const Run r = run_konobi({"solve", "--size", "3", "--class-limit", "-5", "--out", dir / "r.json"}, kGuard);
+    require_status(r, 2);
+    CHECK_THAT(r.err, Contains("--class-limit"));
+    CHECK_FALSE(fs::exists(dir / "r.json"));
+    const Run p = run_konobi({"play", "--size", "3", "--white", "solver", "--think", "1e300"}, kGuard);
+    require_status(p, 2);
+    CHECK_THAT(p.err, Contains("--think"));
+  }
 }

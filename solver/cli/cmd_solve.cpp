@@ -403,6 +403,9 @@ int cmd_solve(const Args& args) {
   if (cfg.size < kMinSize || cfg.size > 8)
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
+  // Up to about 30 years: a limit no solve meets, and a number a clock holds.
+  if (!(cfg.class_limit >= 0 && cfg.class_limit <= 1e9))
+    throw UsageError("--class-limit must be 0 (no limit) or a number of seconds up to 1e9");
   if (cfg.resume && cfg.overwrite)
     throw UsageError("--resume carries on from the results file and --overwrite replaces it: give one of them");
   if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
