@@ -323,4 +323,25 @@ TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardenin
     require_status(p, 2);
     CHECK_THAT(p.err, Contains("--think"));
   }
+  SECTION("a 130 KB word is echoed by its start") {
+    const std::string word(130000, 'x');
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"show", "--size", "5", word}, {"show", "--size", word},
+          {"show", "-p", "..../..../..../.... " + word}, {"solve", "--size", "4", "--game", word}}) {
+      const Run r = run_konobi(args, kGuard);
+      require_status(r, 2);
+      CHECK(r.err.size() < 1000);
+      CHECK_THAT(r.err, Contains("xxxxxxxxxx..."));
+    }
+  }
+  SECTION("a long record still reaches its last move") {
+    std::vector<std::string> args{"show", "--size", "5", "--json"};
+    for (const char* m : {"c3", "b2", "d3"}) args.push_back(m);
+    const Run r = run_konobi(args, kGuard);
+    require_status(r, 0);
+    CHECK_THAT(r.out, Contains("c3 b2 d3"));
+    const Run bad = run_konobi({"show", "--size", "5", "c3", "c3"}, kGuard);
+    require_status(bad, 2);
+    CHECK_THAT(bad.err, Contains("move 2"));
+  }
 }

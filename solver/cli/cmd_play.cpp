@@ -22,7 +22,7 @@ Player parse_player(const std::string& s, const char* which) {
   if (s == "human") return Player::Human;
   if (s == "random") return Player::Random;
   if (s == "solver") return Player::Solver;
-  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not '" + s + "'");
+  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not " + quote_token(s));
 }
 
 struct SolverSettings {

@@ -397,7 +397,7 @@ int cmd_solve(const Args& args) {
   if (gonnect && cfg.game.variant().ko != KoRule::Superko)
     throw UsageError("solve needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever and "
                      "the rules give no result for an endless game, so positions have no proven value");
-  if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not '" + ghi + "'");
+  if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not " + quote_token(ghi));
   if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
   cfg.strict_ghi = ghi == "strict";
   if (cfg.size < kMinSize || cfg.size > 8)

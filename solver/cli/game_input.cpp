@@ -45,7 +45,7 @@ void GameChoice::add_options(po::options_description& opts, const char* dko) {
 bool GameChoice::gonnect() const {
   if (game == "konobi") return false;
   if (game == "gonnect") return true;
-  throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
+  throw UsageError("--game must be 'konobi' or 'gonnect', not " + quote_token(game));
 }
 
 GonnectVariant GameChoice::variant() const {
@@ -53,10 +53,10 @@ GonnectVariant GameChoice::variant() const {
   const std::string k = ko.empty() ? default_ko : ko;
   if (k == "simple") v.ko = KoRule::Simple;
   else if (k == "superko") v.ko = KoRule::Superko;
-  else throw UsageError("--ko must be 'simple' or 'superko', not '" + k + "'");
+  else throw UsageError("--ko must be 'simple' or 'superko', not " + quote_token(k));
   if (edges == "either") v.edges = EdgeRule::Either;
   else if (edges == "own") v.edges = EdgeRule::Own;
-  else throw UsageError("--edges must be 'either' or 'own', not '" + edges + "'");
+  else throw UsageError("--edges must be 'either' or 'own', not " + quote_token(edges));
   return v;
 }
 

@@ -1,4 +1,5 @@
 // konobi: the command-line front end. Dispatches to one subcommand per file.
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -36,6 +37,26 @@ void print_usage(std::ostream& out) {
   out << "konobi - rules engine and solver for the connection game Konobi\n\n"
          "usage: konobi <command> [options]    (konobi <command> --help for its options)\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
+}
+
+// An error message with every very long word cut to its start: messages
+// quote what the user gave, which may be a whole file pasted as one word.
+// Paths and diagrams are far shorter than the cut.
+std::string shorten_words(const std::string& message) {
+  constexpr size_t kLongest = 200, kShown = 40;
+  std::string out;
+  size_t i = 0;
+  while (i < message.size()) {
+    size_t j = i;
+    while (j < message.size() && !std::isspace(static_cast<unsigned char>(message[j]))) ++j;
+    if (j - i > kLongest)
+      out.append(message, i, kShown).append("... (" + std::to_string(j - i) + " characters)");
+    else
+      out.append(message, i, j - i);
+    while (j < message.size() && std::isspace(static_cast<unsigned char>(message[j]))) out += message[j++];
+    i = j;
+  }
+  return out;
 }
 
 // Output that never arrived (a full disk, a closed file) is a failure, not
@@ -93,15 +114,15 @@ int main(int argc, char** argv) {
     try {
       return finish(c.run(Args(argv + 2, argv + argc)));
     } catch (const UsageError& e) {
-      std::cerr << "konobi " << name << ": " << e.what() << " (see konobi " << name << " --help)\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << " (see konobi " << name << " --help)\n";
     } catch (const ParseError& e) {
-      std::cerr << "konobi " << name << ": " << e.what() << "\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << "\n";
     } catch (const RuleError& e) {
-      std::cerr << "konobi " << name << ": illegal move: " << e.what() << "\n";
+      std::cerr << "konobi " << name << ": illegal move: " << shorten_words(e.what()) << "\n";
     } catch (const std::bad_alloc&) {
       std::cerr << "konobi " << name << ": out of memory\n";
     } catch (const std::exception& e) {
-      std::cerr << "konobi " << name << ": " << e.what() << "\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << "\n";
     }
     return finish(2);
   }
