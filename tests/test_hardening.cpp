@@ -334,6 +334,31 @@ TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardenin
       CHECK_THAT(r.err, Contains("xxxxxxxxxx..."));
     }
   }
+  SECTION("a record of 100,000 words is rejected at move 1 at once") {
+    // Before, the option parser took each word off the front of a list:
+    // quadratic, many seconds. The guard turns a relapse into a failure.
+    std::vector<std::string> args{"timeout", "10", KONOBI_BINARY, "show", "--size", "5", "b9"};
+    args.resize(args.size() + 99999, "a1");
+    TempDir dir;
+    const std::string err = dir / "err";
+    // Too long for one shell command line: the words go to the program as
+    // they are, stderr to a file.
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      if (!freopen(err.c_str(), "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(127);
+      execvp(argv[0], argv.data());
+      _exit(127);
+    }
+    int raw = 0;
+    REQUIRE(waitpid(pid, &raw, 0) == pid);
+    REQUIRE(WIFEXITED(raw));
+    CHECK(WEXITSTATUS(raw) == 2);  // 124 when timeout stopped it
+    CHECK_THAT(slurp(err), Contains("move 1: 'b9' is off the 5x5 board"));
+  }
   SECTION("a long record still reaches its last move") {
     std::vector<std::string> args{"show", "--size", "5", "--json"};
     for (const char* m : {"c3", "b2", "d3"}) args.push_back(m);

@@ -1,4 +1,5 @@
 // konobi: the command-line front end. Dispatches to one subcommand per file.
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -78,9 +79,30 @@ bool parse_command_line(const std::string& name, const std::string& usage, const
                         const po::positional_options_description* positional) {
   opts.add_options()("help,h", "show this help");
   try {
-    auto parser = po::command_line_parser(args).options(opts);
+    // Boost's parser takes each word off the front of a vector, so a record
+    // of 100,000 moves took it many seconds: it sees the words up to the
+    // first of the final run of plain words (which may be an option's value),
+    // and the rest go to the positional options here.
+    size_t cut = args.size();
+    if (positional)
+      while (cut > 0 && !args[cut - 1].empty() && args[cut - 1][0] != '-') --cut;
+    const size_t seen = std::min(args.size(), cut + 1);
+    auto parser = po::command_line_parser(Args(args.begin(), args.begin() + std::ptrdiff_t(seen))).options(opts);
     if (positional) parser.positional(*positional);
-    po::store(parser.run(), vm);
+    po::parsed_options parsed = parser.run();
+    if (seen < args.size()) {
+      unsigned taken = 0;
+      for (const po::option& o : parsed.options) taken += o.position_key >= 0;
+      for (size_t i = seen; i < args.size(); ++i, ++taken) {
+        if (taken >= positional->max_total_count())
+          throw UsageError("too many words: " + quote_token(args[i]) + " is not an option or an option's value");
+        po::option o(positional->name_for_position(taken), {args[i]});
+        o.position_key = int(taken);
+        o.original_tokens = {args[i]};
+        parsed.options.push_back(std::move(o));
+      }
+    }
+    po::store(parsed, vm);
     if (vm.count("help")) {
       std::cout << "usage: konobi " << name << " " << usage << "\n\n" << opts << "\n";
       return true;
