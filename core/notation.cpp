@@ -14,9 +14,14 @@ std::string point_name(int n, int p) {
   return std::string(1, char('a' + p % n)) + std::to_string(p / n + 1);
 }
 
+std::string quote_token(std::string_view text) {
+  constexpr size_t kShown = 40;
+  if (text.size() <= kShown) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, kShown)) + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
 int parse_point(int n, std::string_view t) {
-  std::string quoted(1, '\'');
-  quoted.append(t).push_back('\'');
+  const std::string quoted = quote_token(t);
   if (t.size() < 2 || !std::isalpha(static_cast<unsigned char>(t[0])))
     throw ParseError(quoted + " is not a point: expected a column letter and a row number, like c3");
   const int col = std::tolower(static_cast<unsigned char>(t[0])) - 'a';
@@ -142,14 +147,14 @@ PositionText parse_position(std::string_view text) {
     const std::string& side = words[1];
     if (side == "b" || side == "B" || side == "black") pos.to_move = Black;
     else if (side == "w" || side == "W" || side == "white") pos.to_move = White;
-    else throw ParseError("side to move '" + side + "' is neither 'b' nor 'w'");
+    else throw ParseError("side to move " + quote_token(side) + " is neither 'b' nor 'w'");
   } else {
     int stones = 0;
     for (int v : pos.cells) stones += v >= 0;
     pos.to_move = stones % 2 == 0 ? Black : White;  // documented default
   }
   if (words.size() == 3) {
-    if (words[2] != "swap") throw ParseError("third position field '" + words[2] + "' is not 'swap'");
+    if (words[2] != "swap") throw ParseError("third position field " + quote_token(words[2]) + " is not 'swap'");
     int black = 0, white = 0;
     for (int v : pos.cells) black += v == Black, white += v == White;
     if (!(black == 1 && white == 0 && pos.to_move == White))

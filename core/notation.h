@@ -15,6 +15,11 @@ struct ParseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A word of the user's input for a message, in single quotes: only its first
+// 40 characters and "..." when it is longer, so that a mistake such as a
+// whole file pasted as one word does not fill the screen.
+std::string quote_token(std::string_view text);
+
 // Throws ParseError unless 3 <= n <= 19.
 void check_size(int n);
 

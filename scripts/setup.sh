@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build needs (Debian 12 packages) when it is missing, then
-# configures and builds. Usage: scripts/setup.sh [build-dir] [extra cmake args]
+# configures and builds: everything, or only the target named by
+# KONOBI_TARGET (solve.sh builds just the program; test.sh, in the same build
+# folder, then builds the rest). Usage: scripts/setup.sh [build-dir] [extra cmake args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,4 +23,6 @@ fi
 build=${1:-build}
 shift || true
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-cmake --build "$build" -j"$(nproc)"
+target=()
+if [ -n "${KONOBI_TARGET:-}" ]; then target=(--target "$KONOBI_TARGET"); fi
+cmake --build "$build" -j"$(nproc)" "${target[@]}"

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and proves every opening of
-# a small board (default 4x4). It writes build/results/konobi-NxN.json, not
-# the shipped results/ (which the paper and the tests are checked against),
-# unless --out says otherwise.
+# The main job: installs what is missing, builds the konobi program (only it:
+# scripts/test.sh builds the tests), and proves every opening of a small
+# board (default 4x4). It writes build/results/konobi-NxN.json, a scratch
+# file each run starts afresh (or continues with --resume), not the shipped
+# results/ (which the paper and the tests are checked against), unless --out
+# says otherwise.
 # Usage: scripts/solve.sh [size] [more konobi solve options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-4}
 shift || true
-scripts/setup.sh build
+KONOBI_TARGET=konobi scripts/setup.sh build
 out=()
-if [[ " $* " != *" --out "* && " $* " != *" --out="* ]]; then
+if [[ " $* " != *" --out "* && " $* " != *" --out="* && " $* " != *" -o "* ]]; then
   mkdir -p build/results
   out=(--out "build/results/konobi-${size}x${size}.json")
+  [[ " $* " == *" --resume "* || " $* " == *" --overwrite "* ]] || out+=(--overwrite)
 fi
 build/solver/konobi solve --size "$size" "${out[@]}" "$@"

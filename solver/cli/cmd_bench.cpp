@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "command.h"
+#include "core/game.h"
 #include "core/perft.h"
 #include "game_input.h"
 #include "solver/search/alphabeta.h"
@@ -44,6 +45,14 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
     const PositionText t = parse_position(text);
     if (t.n > 8) throw UsageError("bench solves boards up to 8x8, not " + std::to_string(t.n) + "x" + std::to_string(t.n));
     const auto pos = Rules::start(from_text<1>(t, &Rules::template geometry<1>(t.n, variant)), variant);
+    // A finished game is not searched (the search takes its position to be
+    // in play): the same referee as analyze says who has won.
+    if (const konobi::Game<Rules, 1> game(pos); game.over()) {
+      std::cout << std::left << std::setw(34) << text << color_name(Color(game.winner())) << " has already won"
+                << std::right << (game.ended_without_move() ? " (" + std::string(color_name(Color(t.to_move))) + " cannot move)" : "")
+                << "\n";
+      continue;
+    }
     TranspositionTable tt(tt_mb);
     const auto t0 = std::chrono::steady_clock::now();
     const SolveOutcome r = solve_game_position<Game, 1>(pos, tt, opt, threads, nullptr);
@@ -81,9 +90,9 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
   const double ps = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   uint64_t pn = 0;
   for (uint64_t c : counts) pn += c;
-  std::cout << "df-pn nodes " << total << " (fingerprint), " << std::setprecision(0) << double(total) / secs
+  std::cout << "df-pn nodes " << total << " (fingerprint), " << std::setprecision(0) << (secs > 0 ? double(total) / secs : 0.0)
             << " nodes/s, " << std::setprecision(3) << secs << " s\n"
-            << "perft " << pn_size << "x" << pn_size << " depth " << pn_depth << ": " << pn << " nodes, "
+            << std::fixed << "perft " << pn_size << "x" << pn_size << " depth " << pn_depth << ": " << pn << " nodes, "
             << std::setprecision(0) << double(pn) / ps << " nodes/s\n";
   if (alphabeta)
     std::cout << "alpha-beta nodes " << ab_total << ", " << std::setprecision(3) << ab_secs << " s, "

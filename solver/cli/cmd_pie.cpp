@@ -31,7 +31,7 @@ int cmd_pie(const Args& args) {
     ("json", po::bool_switch(&json), "print JSON");
   po::variables_map vm;
   if (parse_command_line("pie", "--size N | --all [--results DIR] [--svg FILE] [--json]", args, opts, vm)) return 0;
-  if (all == (size != 0)) throw UsageError("give either --size N or --all");
+  if (all == (vm.count("size") > 0)) throw UsageError("give either --size N or --all");
   if (!all && (size < kPieMinSize || size > kPieMaxSize))
     throw UsageError("--size " + std::to_string(size) + " is out of range: results files hold boards from 3x3 to 8x8");
   std::vector<int> sizes = all ? results_sizes(dir) : std::vector<int>{size};

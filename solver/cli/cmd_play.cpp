@@ -23,7 +23,7 @@ Player parse_player(const std::string& s, const char* which) {
   if (s == "human") return Player::Human;
   if (s == "random") return Player::Random;
   if (s == "solver") return Player::Solver;
-  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not '" + s + "'");
+  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not " + quote_token(s));
 }
 
 struct SolverSettings {
@@ -215,7 +215,10 @@ int cmd_play(const Args& args) {
     if (!vm["white"].defaulted()) throw UsageError("give --vs or --white, not both");
     white = vs;
   }
-  if (!(ss.seconds > 0)) throw UsageError("--think must be a positive number of seconds");
+  // The deadline waits on a clock counting nanoseconds, which overflows
+  // past about 292 years; a million seconds (11 days) is already beyond use.
+  if (!(ss.seconds > 0 && ss.seconds <= 1e6))
+    throw UsageError("--think must be a positive number of seconds, up to 1e6");
   if (ss.threads < 1 || ss.threads > 256) throw UsageError("--threads must be from 1 to 256");
   Player players[2] = {parse_player(black, "black"), parse_player(white, "white")};
   if ((players[0] == Player::Solver || players[1] == Player::Solver) && input.board_size() > 8)

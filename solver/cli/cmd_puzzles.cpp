@@ -199,7 +199,7 @@ int cmd_puzzles(const Args& args) {
   if (parse_command_line("puzzles", "--size N [--count K] [--seed S] [--out FILE] | --from FILE  [--svg-dir DIR]", args, opts, vm))
     return 0;
   if (!cfg.from.empty()) return show_collection(cfg);
-  if (cfg.size == 0) throw UsageError("give the board size with --size N (or a collection with --from FILE)");
+  if (!vm.count("size")) throw UsageError("give the board size with --size N (or a collection with --from FILE)");
   if (cfg.size < kMinSize || cfg.size > 8)
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: puzzles are mined on boards from 3x3 to 8x8");
   if (o.count < 1 || o.count > 100000) throw UsageError("--count must be from 1 to 100000");

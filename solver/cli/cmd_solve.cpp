@@ -25,6 +25,7 @@
 #include "solver/io/atomic_file.h"
 #include "solver/io/compressed_file.h"
 #include "solver/io/results.h"
+#include "solver/io/results_merge.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/proof.h"
 #include "solver/search/pv.h"
@@ -41,7 +42,7 @@ struct SolveConfig {
   double class_limit = 0;  // seconds per symmetry class, 0 = none
   std::string out, proof_dir, command;
   std::vector<int> openings;  // points whose classes to solve, in this order; empty: all
-  bool resume = false, quiet = false;
+  bool resume = false, overwrite = false, quiet = false;
   DfpnOptions dfpn;
 };
 
@@ -144,6 +145,20 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       std::cerr << "\n";
     }
   } else {
+    // Proven openings are hours of work: a fresh solve does not write over
+    // them unless told to, and says so before it takes the table's memory.
+    if (!cfg.overwrite && std::filesystem::exists(cfg.out)) {
+      const std::string text = read_file(cfg.out);  // a clear error for a directory, a device or a FIFO
+      int held = 0;
+      try {
+        held = proven_openings(Results::from_json(text, cfg.out));
+      } catch (const std::exception&) {
+        // not a results file: nothing proven in it
+      }
+      if (held > 0)
+        throw UsageError(cfg.out + " holds " + std::to_string(held) + " proven opening" + (held == 1 ? "" : "s") +
+                         "; add --resume to carry on from them, --overwrite to replace them, or give another --out");
+    }
     results.size = n;
     results.game = Rules::name;
     if constexpr (gonnect) {
@@ -201,6 +216,12 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       },
       !cfg.quiet);
 
+  if (todo.empty()) {  // --resume with every class asked for proven: the file stays as it is
+    if (!cfg.quiet) std::cerr << "nothing left to do: every class asked for is proven in " << cfg.out << "\n";
+    print_table(results, std::cout);
+    return 0;
+  }
+
   const double seconds_before = results.seconds;
   const unsigned long long nodes_before = results.nodes;
   const unsigned long long hazards_before = results.ghi_hazards;
@@ -208,11 +229,25 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
     GonnectSearch::hazards = 0;
     GonnectSearch::merge_before_capture = !cfg.strict_ghi;
   }
+  bool replace_pending = cfg.overwrite;
   auto save = [&] {
     results.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     results.nodes = nodes_before + exact_nodes;
     if constexpr (gonnect) results.ghi_hazards = hazards_before + GonnectSearch::hazards.load();
-    write_file_atomically(cfg.out, results.to_json());
+    // Under the writers' lock: the file as it is now, perhaps written by
+    // another run meanwhile; what it holds proven is kept (only the first
+    // save of --overwrite replaces it outright).
+    update_file_atomically(cfg.out, [&](const std::optional<std::string>& old) {
+      if (replace_pending) {
+        replace_pending = false;
+        return results.to_json();
+      }
+      std::string text = results_over(results, old, cfg.out);
+      int now = 0;
+      for (int rep : classes) now += results.openings[rep].solved;
+      proven = now;
+      return text;
+    });
   };
 
   // on_end may run on two threads at once (two classes ending together):
@@ -342,6 +377,8 @@ int cmd_solve(const Args& args) {
     ("openings", po::value<std::string>(&openings),
      "solve only the classes of these points, in this order (comma-separated, such as c3,b2); the others stay as they are")
     ("resume", po::bool_switch(&cfg.resume), "continue from the results file, skipping proven openings")
+    ("overwrite", po::bool_switch(&cfg.overwrite),
+     "replace a results file that holds proven openings (without it solve refuses; see docs/RESULTS.md)")
     ("proof", po::value<std::string>(&cfg.proof_dir), "write each opening's proof into this folder")
     ("no-symmetry", po::bool_switch(&no_symmetry), "key the table by the plain position (for measurements)")
     ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
@@ -357,12 +394,17 @@ int cmd_solve(const Args& args) {
   if (gonnect && cfg.game.variant().ko != KoRule::Superko)
     throw UsageError("solve needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever and "
                      "the rules give no result for an endless game, so positions have no proven value");
-  if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not '" + ghi + "'");
+  if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not " + quote_token(ghi));
   if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
   cfg.strict_ghi = ghi == "strict";
   if (cfg.size < kMinSize || cfg.size > 8)
     throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
+  // Up to about 30 years: a limit no solve meets, and a number a clock holds.
+  if (!(cfg.class_limit >= 0 && cfg.class_limit <= 1e9))
+    throw UsageError("--class-limit must be 0 (no limit) or a number of seconds up to 1e9");
+  if (cfg.resume && cfg.overwrite)
+    throw UsageError("--resume carries on from the results file and --overwrite replaces it: give one of them");
   if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
   if (cfg.out.empty()) cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
   // A big table costs its first touch of every page, which dominates a
@@ -376,6 +418,9 @@ int cmd_solve(const Args& args) {
   cfg.dfpn.evaluate = !no_eval;
   check_simulation(cfg.dfpn.simulation);
   cfg.command = command_line("solve", args);
+  // Said now rather than at the first save, perhaps hours into the search.
+  if (std::error_code ec; std::filesystem::exists(cfg.out, ec) && !std::filesystem::is_regular_file(cfg.out, ec))
+    throw UsageError("--out " + cfg.out + " is not a regular file: results are written only to a regular file or a new one");
   if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
   if (gonnect) return run_solve<GonnectSearch, 1>(cfg, cfg.game.variant());
   return run_solve<KonobiSearch, 1>(cfg, {});

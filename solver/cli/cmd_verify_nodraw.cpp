@@ -266,7 +266,7 @@ int cmd_verify_nodraw(const Args& args) {
     return 0;
   const bool want_reach = cfg.mode == "reachable" || cfg.mode == "both";
   const bool want_cf = cfg.mode == "crosscut-free" || cfg.mode == "both";
-  if (!want_reach && !want_cf) throw UsageError("--mode must be reachable, crosscut-free or both, not '" + cfg.mode + "'");
+  if (!want_reach && !want_cf) throw UsageError("--mode must be reachable, crosscut-free or both, not " + quote_token(cfg.mode));
   const int n = cfg.size;
   if (n < kMinSize || n > kMaxCrosscutFreeSize || (cfg.mode == "reachable" && n > kMaxReachableSize))
     throw UsageError("--size " + std::to_string(n) + " is out of range: the reachable census runs on 3x3 to " +

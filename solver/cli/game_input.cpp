@@ -4,7 +4,8 @@ namespace konobi {
 
 void GameInput::add_options(po::options_description& opts, po::positional_options_description& pos) {
   opts.add_options()
-    ("size,n", po::value<int>(&size), "board size, 3 to 19 (taken from --position when given)")
+    ("size,n", po::value<int>(&size)->notifier([this](int) { given_size = true; }),
+     "board size, 3 to 19 (taken from --position when given)")
     ("position,p", po::value<std::string>(&position)->notifier([this](const std::string&) { given_position = true; }),
      "start position: rows from the top separated by '/', then b or w (see docs/NOTATION.md)")
     ("moves", po::value<std::vector<std::string>>(&moves)->multitoken(),
@@ -15,12 +16,12 @@ void GameInput::add_options(po::options_description& opts, po::positional_option
 int GameInput::board_size() const {
   if (given_position) {
     const int n = parse_position(position).n;
-    if (size != 0 && size != n)
+    if (given_size && size != n)
       throw UsageError("--size " + std::to_string(size) + " disagrees with the position, which is " +
                        std::to_string(n) + "x" + std::to_string(n));
     return n;
   }
-  if (size == 0) throw UsageError("give the board size with --size N (or a --position)");
+  if (!given_size) throw UsageError("give the board size with --size N (or a --position)");
   check_size(size);
   return size;
 }
@@ -44,7 +45,7 @@ void GameChoice::add_options(po::options_description& opts, const char* dko) {
 bool GameChoice::gonnect() const {
   if (game == "konobi") return false;
   if (game == "gonnect") return true;
-  throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
+  throw UsageError("--game must be 'konobi' or 'gonnect', not " + quote_token(game));
 }
 
 GonnectVariant GameChoice::variant() const {
@@ -52,10 +53,10 @@ GonnectVariant GameChoice::variant() const {
   const std::string k = ko.empty() ? default_ko : ko;
   if (k == "simple") v.ko = KoRule::Simple;
   else if (k == "superko") v.ko = KoRule::Superko;
-  else throw UsageError("--ko must be 'simple' or 'superko', not '" + k + "'");
+  else throw UsageError("--ko must be 'simple' or 'superko', not " + quote_token(k));
   if (edges == "either") v.edges = EdgeRule::Either;
   else if (edges == "own") v.edges = EdgeRule::Own;
-  else throw UsageError("--edges must be 'either' or 'own', not '" + edges + "'");
+  else throw UsageError("--edges must be 'either' or 'own', not " + quote_token(edges));
   return v;
 }
 

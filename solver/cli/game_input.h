@@ -36,10 +36,11 @@ struct GameChoice {
 };
 
 struct GameInput {
-  int size = 0;  // 0: from the position, else required
+  int size = 0;  // --size when given_size; else from the position, or missing
   std::string position;
   std::vector<std::string> moves;
   bool given_position = false;  // --position was on the command line, even if empty
+  bool given_size = false;      // --size was on the command line, even as 0
 
   void add_options(po::options_description& opts, po::positional_options_description& pos);
   int board_size() const;  // throws UsageError / ParseError

@@ -1,4 +1,8 @@
 // konobi: the command-line front end. Dispatches to one subcommand per file.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -35,6 +39,39 @@ void print_usage(std::ostream& out) {
          "usage: konobi <command> [options]    (konobi <command> --help for its options)\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
+
+// An error message with every very long word cut to its start: messages
+// quote what the user gave, which may be a whole file pasted as one word.
+// Paths and diagrams are far shorter than the cut.
+std::string shorten_words(const std::string& message) {
+  constexpr size_t kLongest = 200, kShown = 40;
+  std::string out;
+  size_t i = 0;
+  while (i < message.size()) {
+    size_t j = i;
+    while (j < message.size() && !std::isspace(static_cast<unsigned char>(message[j]))) ++j;
+    if (j - i > kLongest)
+      out.append(message, i, kShown).append("... (" + std::to_string(j - i) + " characters)");
+    else
+      out.append(message, i, j - i);
+    while (j < message.size() && std::isspace(static_cast<unsigned char>(message[j]))) out += message[j++];
+    i = j;
+  }
+  return out;
+}
+
+// Output that never arrived (a full disk, a closed file) is a failure, not
+// a success with nothing written: the exit status says so.
+int finish(int status) {
+  errno = 0;
+  std::cout.flush();
+  bool failed = !std::cout;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) failed = true;
+  if (!failed) return status;
+  const int err = errno;
+  std::cerr << "konobi: cannot write standard output: " << (err ? std::strerror(err) : "write error") << "\n";
+  return status == 0 ? 2 : status;
+}
 }  // namespace
 
 bool parse_command_line(const std::string& name, const std::string& usage, const Args& args,
@@ -42,9 +79,30 @@ bool parse_command_line(const std::string& name, const std::string& usage, const
                         const po::positional_options_description* positional) {
   opts.add_options()("help,h", "show this help");
   try {
-    auto parser = po::command_line_parser(args).options(opts);
+    // Boost's parser takes each word off the front of a vector, so a record
+    // of 100,000 moves took it many seconds: it sees the words up to the
+    // first of the final run of plain words (which may be an option's value),
+    // and the rest go to the positional options here.
+    size_t cut = args.size();
+    if (positional)
+      while (cut > 0 && !args[cut - 1].empty() && args[cut - 1][0] != '-') --cut;
+    const size_t seen = std::min(args.size(), cut + 1);
+    auto parser = po::command_line_parser(Args(args.begin(), args.begin() + std::ptrdiff_t(seen))).options(opts);
     if (positional) parser.positional(*positional);
-    po::store(parser.run(), vm);
+    po::parsed_options parsed = parser.run();
+    if (seen < args.size()) {
+      unsigned taken = 0;
+      for (const po::option& o : parsed.options) taken += o.position_key >= 0;
+      for (size_t i = seen; i < args.size(); ++i, ++taken) {
+        if (taken >= positional->max_total_count())
+          throw UsageError("too many words: " + quote_token(args[i]) + " is not an option or an option's value");
+        po::option o(positional->name_for_position(taken), {args[i]});
+        o.position_key = int(taken);
+        o.original_tokens = {args[i]};
+        parsed.options.push_back(std::move(o));
+      }
+    }
+    po::store(parsed, vm);
     if (vm.count("help")) {
       std::cout << "usage: konobi " << name << " " << usage << "\n\n" << opts << "\n";
       return true;
@@ -67,28 +125,28 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage(std::cout);
-    return 0;
+    return finish(0);
   }
   if (name == "--version") {
     std::cout << "konobi " << KONOBI_VERSION << " (" << KONOBI_COMMIT << ")\n";
-    return 0;
+    return finish(0);
   }
   for (const Command& c : kCommands) {
     if (name != c.name) continue;
     try {
-      return c.run(Args(argv + 2, argv + argc));
+      return finish(c.run(Args(argv + 2, argv + argc)));
     } catch (const UsageError& e) {
-      std::cerr << "konobi " << name << ": " << e.what() << " (see konobi " << name << " --help)\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << " (see konobi " << name << " --help)\n";
     } catch (const ParseError& e) {
-      std::cerr << "konobi " << name << ": " << e.what() << "\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << "\n";
     } catch (const RuleError& e) {
-      std::cerr << "konobi " << name << ": illegal move: " << e.what() << "\n";
+      std::cerr << "konobi " << name << ": illegal move: " << shorten_words(e.what()) << "\n";
     } catch (const std::bad_alloc&) {
       std::cerr << "konobi " << name << ": out of memory\n";
     } catch (const std::exception& e) {
-      std::cerr << "konobi " << name << ": " << e.what() << "\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << "\n";
     }
-    return 2;
+    return finish(2);
   }
   std::cerr << "konobi: unknown command '" << name << "'\n\n";
   print_usage(std::cerr);

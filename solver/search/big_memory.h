@@ -22,6 +22,10 @@ using BigMemory = std::unique_ptr<void, BigMemoryFree>;
 // hours into a solve. Throws std::bad_alloc when the mapping itself fails.
 BigMemory allocate_big_zeroed(size_t bytes);
 
+// Throws allocate_big_zeroed's message for a table of `bytes`, which may be
+// more than a size_t holds.
+[[noreturn]] void throw_not_enough_memory(double bytes);
+
 // MemAvailable in bytes, or 0 where the system does not tell.
 size_t available_memory_bytes();
 

@@ -9,6 +9,9 @@ TranspositionTable::TranspositionTable(double megabytes) {
   if (!(bytes >= double(sizeof(TTBucket))))
     throw std::invalid_argument("a transposition table of " + std::to_string(megabytes) +
                                 " MB cannot hold one 64-byte bucket");
+  // No system has 2^48 bytes (256 TiB), and far beyond that the byte count
+  // below would overflow: such a size gets the message a too-big table gets.
+  if (!(bytes < 0x1p48)) throw_not_enough_memory(bytes);
   // A power of two buckets, the largest that fits.
   nbuckets_ = std::bit_floor(size_t(bytes / sizeof(TTBucket)));
   memory_ = allocate_big_zeroed(nbuckets_ * sizeof(TTBucket));

@@ -123,6 +123,12 @@ ProofCheck check_proof(const std::string& text) {
       throw Failure{"bad start position: " + std::string(e.what())};
     }
     if (std::to_string(start.n) != size) throw Failure{"the start position is not " + size + "x" + size};
+    // A finished game proves nothing: the checker below would take the
+    // winner's chain for a win at once and accept any strategy at all.
+    for (const char side : {'B', 'W'})
+      if (ref_has_winning_chain(start, side))
+        throw Failure{"the start position is already won by " + std::string(side == 'B' ? "black" : "white") +
+                      ": a proof starts from a game still in play"};
     std::unordered_map<std::string, std::string> moves;
     for (size_t i = 0; i < file.entries.size(); ++i) {
       const std::string& line = file.entries[i];
