@@ -1,11 +1,16 @@
-// Fuzz target: the puzzle-file loader (solver/io/puzzle_file.*), read by
-// `puzzles --from` and `paper`. A file it accepts must be written back by
-// to_json into one it reads the same way. std::runtime_error is the
+// Fuzz target: the puzzle-file loader (solver/io/puzzle_file.*) and the
+// checks after it (solver/io/puzzle_check.*), as `puzzles --from` and
+// `paper` read a collection. A file they accept must be drawable (each
+// position on the collection's board, the solution marked) and be written
+// back by to_json into one read the same way. std::runtime_error is the
 // documented rejection.
 #include <stdexcept>
 
+#include "core/notation.h"
 #include "fuzz_support.h"
-#include "solver/io/puzzle_file.h"
+#include "solver/cli/diagram.h"
+#include "solver/io/puzzle_check.h"
+#include "solver/io/svg.h"
 
 using namespace konobi;
 
@@ -14,8 +19,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   PuzzleSet s;
   try {
     s = PuzzleSet::from_json(konobi_fuzz::as_text(data, size), "fuzz input");
+    check_puzzle_set(s, "fuzz input");
   } catch (const std::runtime_error&) {
     return 0;
+  }
+  // What `puzzles --from` (text and --svg-dir --svg-solutions) and `paper`
+  // draw of each puzzle.
+  for (const PuzzleEntry& p : s.puzzles) {
+    const PositionText t = parse_position(p.position);
+    (void)render_board(s.size, t.cells);
+    SvgBoard b;
+    b.n = s.size;
+    b.cells = t.cells;
+    b.marks.assign(s.size * s.size, SvgMark::None);
+    b.marks[parse_point(s.size, p.solution)] = SvgMark::Solution;
+    b.notes.push_back(p.position);
+    (void)render_svg(b);
   }
   const std::string written = s.to_json();
   PuzzleSet again;

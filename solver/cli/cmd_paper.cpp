@@ -18,6 +18,7 @@
 #include "core/notation.h"
 #include "solver/io/atomic_file.h"
 #include "solver/io/json_value.h"
+#include "solver/io/puzzle_check.h"
 #include "solver/io/puzzle_file.h"
 #include "solver/io/svg.h"
 #include "solver/research/pie.h"
@@ -211,7 +212,9 @@ struct Generator {
     std::vector<PuzzleSet> v;
     for (int n = 3; n <= 19; ++n) {
       const fs::path p = fs::path(dir) / ("puzzles-" + nxn(n) + ".json");
-      if (fs::exists(p)) v.push_back(PuzzleSet::from_json(read_file(p.string()), p.string()));
+      if (!fs::exists(p)) continue;
+      v.push_back(PuzzleSet::from_json(read_file(p.string()), p.string()));
+      check_puzzle_set(v.back(), p.string());
     }
     return v;
   }

@@ -16,6 +16,7 @@
 #include "provenance.h"
 #include "core/game.h"
 #include "solver/io/atomic_file.h"
+#include "solver/io/puzzle_check.h"
 #include "solver/io/puzzle_file.h"
 #include "solver/io/svg.h"
 #include "solver/research/puzzles.h"
@@ -162,6 +163,7 @@ int run_puzzles(const PuzzleConfig& cfg) {
 
 int show_collection(const PuzzleConfig& cfg) {
   const PuzzleSet set = PuzzleSet::from_json(read_file(cfg.from), cfg.from);
+  check_puzzle_set(set, cfg.from);
   if (!cfg.svg_dir.empty()) write_svgs(set, cfg.svg_dir, cfg.svg_solutions);
   if (cfg.json) std::cout << set.to_json();
   else print_text(set, std::cout);
