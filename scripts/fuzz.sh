@@ -67,18 +67,24 @@ for t in "${targets[@]}"; do
     -artifact_prefix="$crashes"/ -print_funcs=0 >"$log" 2>&1 || true
   # The last status line: executions, coverage, corpus, exec/s, findings.
   stats=$(grep -E '^#[0-9]+' "$log" | tail -1)
-  new=0
+  # One bug is often hit by many inputs: at most 5 are copied per run.
+  new=0 more=0
   for f in "$crashes"/*; do
     [ -f "$f" ] || continue
     name=$(basename "$f")
-    if [ ! -e tests/fuzz-corpus/"$t"/"$name" ]; then
+    [ -e tests/fuzz-corpus/"$t"/"$name" ] && continue
+    if ((new < 5)); then
       cp "$f" tests/fuzz-corpus/"$t"/"$name"
       echo "fuzz: $t: $name found a bug; copied to tests/fuzz-corpus/$t/ (replay: $build/fuzz/fuzz_$t $f)" >&2
       new=$((new + 1))
+    else
+      more=$((more + 1))
     fi
   done
   ((new)) && found=1
-  summary+=("$t: ${stats:-no stats (see $log)}; new findings: $new")
+  extra=""
+  ((more)) && extra=", $more more left in $crashes"
+  summary+=("$t: ${stats:-no stats (see $log)}; crashing inputs: $new copied$extra")
 done
 printf 'fuzz: %s\n' "${summary[@]}"
 exit $found
