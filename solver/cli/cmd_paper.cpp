@@ -204,7 +204,8 @@ struct Generator {
     std::vector<PuzzleSet> v;
     for (int n = 3; n <= 19; ++n) {
       const fs::path p = fs::path(dir) / ("puzzles-" + nxn(n) + ".json");
-      if (fs::exists(p)) v.push_back(PuzzleSet::from_json(read_file(p.string()), p.string()));
+      if (!fs::exists(p)) continue;
+      v.push_back(PuzzleSet::from_json(read_file(p.string()), p.string()));
     }
     return v;
   }

@@ -216,7 +216,9 @@ int run_solve(const SolveConfig& cfg, const typename Game::Rules::Variant& varia
       },
       !cfg.quiet);
 
-  if (todo.empty()) {  // --resume with every class asked for proven: the file stays as it is
+  // --resume with every class asked for proven: the file stays as it is,
+  // unless it was read re-grouped, when it gains the openings of merged classes.
+  if (todo.empty() && !results.regrouped_on_read) {
     if (!cfg.quiet) std::cerr << "nothing left to do: every class asked for is proven in " << cfg.out << "\n";
     print_table(results, std::cout);
     return 0;

@@ -163,23 +163,37 @@ void write_file_atomically(const std::string& path, const std::string& contents)
   replace_file(path, false, [&](const std::optional<std::string>&) { return contents; });
 }
 
-std::string read_file(const std::string& path, uint64_t max_bytes) {
+int open_input_file(const std::string& path, uint64_t* size) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
   if (fd < 0) throw_errno("cannot read", path);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    throw_errno("cannot read", path);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    if (S_ISDIR(st.st_mode)) throw std::runtime_error("cannot read " + path + ": it is a directory, not a file");
+    throw std::runtime_error("cannot read " + path + ": it is " + kind_of(st.st_mode) + ", not a regular file");
+  }
+  if (size) *size = uint64_t(st.st_size);
+  return fd;
+}
+
+std::string read_file(const std::string& path, uint64_t max_bytes) {
+  uint64_t size = 0;
+  const int fd = open_input_file(path, &size);
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  struct stat st;
-  if (::fstat(fd, &st) != 0) throw_errno("cannot read", path);
-  if (S_ISDIR(st.st_mode)) throw std::runtime_error("cannot read " + path + ": it is a directory, not a file");
-  if (!S_ISREG(st.st_mode))
-    throw std::runtime_error("cannot read " + path + ": it is " + kind_of(st.st_mode) + ", not a regular file");
-  if (uint64_t(st.st_size) > max_bytes)
-    throw std::runtime_error("cannot read " + path + ": it holds " + std::to_string(st.st_size) +
+  if (size > max_bytes)
+    throw std::runtime_error("cannot read " + path + ": it holds " + std::to_string(size) +
                              " bytes, more than the " + std::to_string(max_bytes) + " an input file may have");
   std::string text;
-  text.reserve(size_t(st.st_size));
+  text.reserve(size_t(size));
   char buf[1 << 16];
   for (;;) {
     const ssize_t got = ::read(fd, buf, sizeof buf);

@@ -29,6 +29,12 @@ void update_file_atomically(const std::string& path,
 // plain proof file, far less than a mistake such as a disk image.
 constexpr uint64_t kMaxInputFileBytes = uint64_t(4) << 30;
 
+// Opens a regular file for reading and returns its descriptor, which the
+// caller closes; *size gets its size. Throws std::runtime_error naming the
+// path when it cannot be opened, is a directory or not a regular file (a
+// device or a FIFO, which could be endless). Every input file is opened so.
+int open_input_file(const std::string& path, uint64_t* size = nullptr);
+
 // The whole of a regular file. Throws std::runtime_error naming the path
 // when it cannot be read, is a directory or not a regular file (a device or
 // a FIFO, which could be endless), or is bigger than max_bytes.

@@ -8,7 +8,10 @@
 #include <stdexcept>
 
 #include <lzma.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "atomic_file.h"
 
 namespace konobi {
 
@@ -152,8 +155,12 @@ std::string decompress(std::string_view data, Compression kind, const std::strin
 
 std::string read_maybe_compressed(const std::string& path, size_t limit, bool prefix) {
   const Compression kind = compression_of(path);
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!f) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+  const int fd = open_input_file(path);
+  std::unique_ptr<FILE, int (*)(FILE*)> f(::fdopen(fd, "rb"), std::fclose);
+  if (!f) {
+    ::close(fd);
+    throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+  }
   char buf[kChunk];
   if (kind == Compression::None) {
     std::string out;

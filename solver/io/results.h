@@ -57,6 +57,10 @@ struct Results {
   std::vector<OpeningResult> openings;  // every point, row by row from a1
   double seconds = 0;                   // wall time of all runs together
   unsigned long long nodes = 0;
+  // Set by from_json when the file's openings were grouped under an older
+  // rule and were re-grouped on reading (io/results_check.h): the file then
+  // says less than this does, and writing it is not a mere rewrite.
+  bool regrouped_on_read = false;
 
   bool complete() const;
   // Empty board, Black to move, no pie rule: Black wins iff some opening wins.

@@ -71,6 +71,7 @@ void check_results(Results& r) {
   if (grouped_by(r, g)) return;
   if (!g.transposes_swap_colors && grouped_by(r, Geometry<1>::get(n, true))) {
     regroup_openings(r, g);
+    r.regrouped_on_read = true;
     return;
   }
   for (int p = 0; p < g.cells; ++p) {
