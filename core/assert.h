@@ -25,6 +25,6 @@ inline constexpr bool kAssertsEnabled = true;
 namespace konobi {
 inline constexpr bool kAssertsEnabled = false;
 }  // namespace konobi
-// sizeof: the condition still has to compile, but is never evaluated.
+   // sizeof: the condition still has to compile, but is never evaluated.
 #define KONOBI_ASSERT(cond) static_cast<void>(sizeof(static_cast<bool>(cond)))
 #endif

@@ -60,14 +60,12 @@ struct Bitboard {
   // Shifts towards higher (shl) or lower (shr) point numbers, 0 < k < 64.
   constexpr Bitboard shl(int k) const {
     Bitboard r;
-    for (int i = W - 1; i >= 0; --i)
-      r.w[i] = (w[i] << k) | (i > 0 ? w[i - 1] >> (64 - k) : 0);
+    for (int i = W - 1; i >= 0; --i) r.w[i] = (w[i] << k) | (i > 0 ? w[i - 1] >> (64 - k) : 0);
     return r;
   }
   constexpr Bitboard shr(int k) const {
     Bitboard r;
-    for (int i = 0; i < W; ++i)
-      r.w[i] = (w[i] >> k) | (i + 1 < W ? w[i + 1] << (64 - k) : 0);
+    for (int i = 0; i < W; ++i) r.w[i] = (w[i] >> k) | (i + 1 < W ? w[i + 1] << (64 - k) : 0);
     return r;
   }
 
@@ -106,8 +104,6 @@ struct Bitboard {
 
 // Words needed for an N x N board. Only a few widths are instantiated so that
 // the binary stays small: 1 (<= 8x8), 2 (<= 11x11), 4 (<= 16x16), 6 (<= 19x19).
-constexpr int words_for_size(int n) {
-  return n <= 8 ? 1 : n <= 11 ? 2 : n <= 16 ? 4 : 6;
-}
+constexpr int words_for_size(int n) { return n <= 8 ? 1 : n <= 11 ? 2 : n <= 16 ? 4 : 6; }
 
 }  // namespace konobi

@@ -19,7 +19,7 @@ struct RuleError : std::runtime_error {
 };
 
 template <class Rules, int W>
-  requires GameRules<Rules, W>
+requires GameRules<Rules, W>
 class Game {
  public:
   using State = typename Rules::template State<W>;
@@ -60,7 +60,9 @@ class Game {
     const Position<W>& pos = position();
     if (over()) return std::string("the game is over: ") + color_name(Color(winner_)) + " has won";
     if (m == kSwap)
-      return pos.swap_available ? "" : "swap is only allowed on White's first turn, right after Black's first stone";
+      return pos.swap_available
+                 ? ""
+                 : "swap is only allowed on White's first turn, right after Black's first stone";
     const Bitboard<W> pl = placements();
     if (m == kPass) {
       if (!Rules::can_pass) return std::string("pass is not allowed in ") + Rules::name;

@@ -19,7 +19,8 @@ uint64_t key_for(int n, int what, int color, int point) {
 }  // namespace
 
 template <int W>
-Geometry<W>::Geometry(int size, bool transposes_swap) : n(size), cells(size * size), transposes_swap_colors(transposes_swap) {
+Geometry<W>::Geometry(int size, bool transposes_swap)
+    : n(size), cells(size * size), transposes_swap_colors(transposes_swap) {
   if (size < kMinSize || size > kMaxSize || words_for_size(size) != W)
     throw std::invalid_argument("board size " + std::to_string(size) + " is not supported");
   for (int p = 0; p < cells; ++p) {
@@ -45,8 +46,7 @@ Geometry<W>::Geometry(int size, bool transposes_swap) : n(size), cells(size * si
       if (s & 4) std::swap(x, y);
       const int q = y * n + x;
       sym[s][p] = int16_t(q);
-      for (int c = 0; c < 2; ++c)
-        zob[c][p][s] = base[swaps_colors(s) ? c ^ 1 : c][q];
+      for (int c = 0; c < 2; ++c) zob[c][p][s] = base[swaps_colors(s) ? c ^ 1 : c][q];
     }
   }
 }

@@ -63,7 +63,7 @@ struct GonnectState {
   std::vector<uint64_t> history;
   const std::vector<uint64_t>* base = nullptr;  // set: the earlier boards are shared
   GonnectLink link;                             // with base: the newest earlier board
-  uint64_t history_hash = 0;  // xor of mix_board_key over all earlier boards
+  uint64_t history_hash = 0;                    // xor of mix_board_key over all earlier boards
   // Whether a capture has happened in this game. Before the first capture
   // every earlier board has fewer stones than the current one, so no
   // repetition is possible and ko checks are skipped.
@@ -286,9 +286,9 @@ std::string gonnect_explain_illegal(const GonnectState<W>& s, int p) {
   const GonnectLegality<W> L = gonnect_legality(s);
   if (L.suicide.test(p)) return point_name(n, p) + " would be suicide (its chain would have no liberty)";
   if (L.repeat.test(p))
-    return point_name(n, p) +
-           (s.variant.ko == KoRule::Simple ? " would recreate the board after the mover's previous move (ko)"
-                                           : " would recreate an earlier board (positional superko)");
+    return point_name(n, p) + (s.variant.ko == KoRule::Simple
+                                   ? " would recreate the board after the mover's previous move (ko)"
+                                   : " would recreate an earlier board (positional superko)");
   return point_name(n, p) + " is legal for " + color_name(s.pos.to_move);
 }
 

@@ -10,9 +10,7 @@ void check_size(int n) {
                      std::to_string(kMinSize) + " to " + std::to_string(kMaxSize) + " are supported");
 }
 
-std::string point_name(int n, int p) {
-  return std::string(1, char('a' + p % n)) + std::to_string(p / n + 1);
-}
+std::string point_name(int n, int p) { return std::string(1, char('a' + p % n)) + std::to_string(p / n + 1); }
 
 std::string quote_token(std::string_view text) {
   constexpr size_t kShown = 40;
@@ -75,9 +73,7 @@ std::vector<Move> parse_record(int n, std::string_view text) {
   for (size_t i = 0; i < words.size(); ++i) {
     try {
       moves.push_back(parse_move(n, words[i]));
-    } catch (const ParseError& e) {
-      throw ParseError("move " + std::to_string(i + 1) + ": " + e.what());
-    }
+    } catch (const ParseError& e) { throw ParseError("move " + std::to_string(i + 1) + ": " + e.what()); }
   }
   return moves;
 }
@@ -120,7 +116,8 @@ PositionText parse_position(std::string_view text) {
         if (run > kMaxSize) break;  // stop before the number can overflow
       }
       if (run == 0 || run > kMaxSize)
-        throw ParseError(where + ": a run of " + board.substr(start, i - start) + "... empty points is impossible");
+        throw ParseError(where + ": a run of " + board.substr(start, i - start) +
+                         "... empty points is impossible");
       --i;
       rows.back().insert(rows.back().end(), run, -1);
     } else {
@@ -131,16 +128,16 @@ PositionText parse_position(std::string_view text) {
   PositionText pos;
   pos.n = int(rows.size());
   if (pos.n < kMinSize || pos.n > kMaxSize)
-    throw ParseError("position has " + std::to_string(pos.n) + " rows: boards from " + std::to_string(kMinSize) +
-                     "x" + std::to_string(kMinSize) + " to " + std::to_string(kMaxSize) + "x" +
-                     std::to_string(kMaxSize) + " are supported");
+    throw ParseError("position has " + std::to_string(pos.n) + " rows: boards from " +
+                     std::to_string(kMinSize) + "x" + std::to_string(kMinSize) + " to " +
+                     std::to_string(kMaxSize) + "x" + std::to_string(kMaxSize) + " are supported");
   pos.cells.assign(pos.n * pos.n, -1);
   for (int r = 0; r < pos.n; ++r) {
     if (int(rows[r].size()) != pos.n)
       throw ParseError("position row " + std::to_string(r + 1) + " from the top (board row " +
                        std::to_string(pos.n - r) + ") has " + std::to_string(rows[r].size()) +
-                       " points; a board with " + std::to_string(pos.n) + " rows needs " + std::to_string(pos.n) +
-                       " in each");
+                       " points; a board with " + std::to_string(pos.n) + " rows needs " +
+                       std::to_string(pos.n) + " in each");
     for (int c = 0; c < pos.n; ++c) pos.cells[(pos.n - 1 - r) * pos.n + c] = rows[r][c];
   }
   if (words.size() >= 2) {
@@ -154,7 +151,8 @@ PositionText parse_position(std::string_view text) {
     pos.to_move = stones % 2 == 0 ? Black : White;  // documented default
   }
   if (words.size() == 3) {
-    if (words[2] != "swap") throw ParseError("third position field " + quote_token(words[2]) + " is not 'swap'");
+    if (words[2] != "swap")
+      throw ParseError("third position field " + quote_token(words[2]) + " is not 'swap'");
     int black = 0, white = 0;
     for (int v : pos.cells) black += v == Black, white += v == White;
     if (!(black == 1 && white == 0 && pos.to_move == White))

@@ -15,7 +15,7 @@ namespace konobi {
 
 // counts[d] += number of sequences of length d + 1 from pos, d < depth.
 template <class Rules, class State>
-  requires GameRules<Rules, StateWords<State>::value>
+requires GameRules<Rules, StateWords<State>::value>
 void perft_accumulate(const State& pos, int depth, uint64_t* counts) {
   constexpr int W = StateWords<State>::value;
   const Bitboard<W> moves = Rules::placements(pos);
@@ -41,8 +41,7 @@ void perft_accumulate(const State& pos, int depth, uint64_t* counts) {
 
 // Sequences of length 1..depth.
 template <class Rules, class State>
-  requires GameRules<Rules, StateWords<State>::value>
-std::vector<uint64_t> perft(const State& pos, int depth) {
+requires GameRules<Rules, StateWords<State>::value> std::vector<uint64_t> perft(const State& pos, int depth) {
   std::vector<uint64_t> counts(depth, 0);
   if (depth > 0) perft_accumulate<Rules>(pos, depth, counts.data());
   return counts;

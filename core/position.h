@@ -83,7 +83,8 @@ struct Position {
   // only the child it descends into.
   uint64_t key_after(int p) const {
     const bool swap_opens = to_move == Black && occupied().none();
-    return keys[0] ^ g->zob[to_move][p][0] ^ (to_move == Black ? g->side_key : 0) ^ (swap_opens ? g->swap_key : 0);
+    return keys[0] ^ g->zob[to_move][p][0] ^ (to_move == Black ? g->side_key : 0) ^
+           (swap_opens ? g->swap_key : 0);
   }
   uint64_t canonical_key_after(int p) const {
     const bool swap_opens = to_move == Black && occupied().none();
@@ -118,17 +119,16 @@ struct Position {
   Position transformed(int s) const {
     Position r = empty(*g);
     for (int c = 0; c < 2; ++c)
-      stones[c].for_each([&](int p) {
-        r.toggle_stone(g->swaps_colors(s) ? other(Color(c)) : Color(c), g->sym[s][p]);
-      });
+      stones[c].for_each(
+          [&](int p) { r.toggle_stone(g->swaps_colors(s) ? other(Color(c)) : Color(c), g->sym[s][p]); });
     r.to_move = g->swaps_colors(s) ? other(to_move) : to_move;
     r.swap_available = swap_available;
     return r;
   }
 
   bool operator==(const Position& o) const {
-    return g == o.g && stones[0] == o.stones[0] && stones[1] == o.stones[1] &&
-           to_move == o.to_move && swap_available == o.swap_available;
+    return g == o.g && stones[0] == o.stones[0] && stones[1] == o.stones[1] && to_move == o.to_move &&
+           swap_available == o.swap_available;
   }
 };
 

@@ -35,8 +35,8 @@ namespace konobi {
 
 template <class R, int W>
 concept GameRules = requires(const typename R::template State<W>& s, typename R::template State<W>& t,
-                             const Position<W>& pos, const typename R::Variant& v, const Bitboard<W>& legal, int p,
-                             Color c) {
+                             const Position<W>& pos, const typename R::Variant& v, const Bitboard<W>& legal,
+                             int p, Color c) {
   { R::name } -> std::convertible_to<const char*>;
   { R::can_pass } -> std::convertible_to<bool>;
   requires std::default_initializable<typename R::Variant>;

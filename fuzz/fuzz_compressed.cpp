@@ -18,9 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text;
   try {
     text = decompress(file, kind, "fuzz input", size_t(1) << 20);
-  } catch (const std::runtime_error&) {
-    return 0;
-  }
+  } catch (const std::runtime_error&) { return 0; }
   try {
     if (decompress(compress_xz(text), Compression::Xz, "the repacked file", size_t(1) << 20) != text)
       konobi_fuzz::finding("an unpacked file changes when packed and unpacked again");

@@ -15,9 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Json report;
   try {
     report = read_nodraw_file(konobi_fuzz::as_text(data, size), "fuzz input");
-  } catch (const std::runtime_error&) {
-    return 0;
-  }
+  } catch (const std::runtime_error&) { return 0; }
   const std::string written = json_text(report);
   try {
     (void)read_nodraw_file(written, "the rewritten report");

@@ -27,8 +27,8 @@ void konobi_game(const GameInput& input) {
   // "legal" there would print a wrong reason.
   pos.empty_points().minus(legal).for_each([&](int p) {
     if (explain_point(pos, pos.to_move, p).kind == PointVerdict::Legal)
-      finding("an illegal point of " + format_position(to_text(pos)) + " is explained as legal: " +
-              point_name(pos.size(), p));
+      finding("an illegal point of " + format_position(to_text(pos)) +
+              " is explained as legal: " + point_name(pos.size(), p));
     (void)explain_illegal(pos, p);
   });
 }
@@ -63,26 +63,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (u.n != t.n || u.cells != t.cells || u.to_move != t.to_move || u.swap_available != t.swap_available ||
         format_position(u) != again)
       finding("position '" + input.position + "' does not survive format_position: '" + again + "'");
-  } catch (const ParseError&) {
-  }
+  } catch (const ParseError&) {}
 
   try {
     with_words(input.board_size(), [&](auto w) {
       constexpr int W = decltype(w)::value;
       try {
         konobi_game<W>(input);
-      } catch (const RuleError&) {
-      }
+      } catch (const RuleError&) {}
       for (const GonnectVariant v : {GonnectVariant{KoRule::Superko, EdgeRule::Either},
                                      GonnectVariant{KoRule::Simple, EdgeRule::Own}}) {
         try {
           gonnect_game<W>(input, v);
-        } catch (const RuleError&) {
-        }
+        } catch (const RuleError&) {}
       }
     });
   } catch (const ParseError&) {
-  } catch (const UsageError&) {
-  }
+  } catch (const UsageError&) {}
   return 0;
 }

@@ -19,9 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   PuzzleSet s;
   try {
     s = PuzzleSet::from_json(konobi_fuzz::as_text(data, size), "fuzz input");
-  } catch (const std::runtime_error&) {
-    return 0;
-  }
+  } catch (const std::runtime_error&) { return 0; }
   // What `puzzles --from` (text and --svg-dir --svg-solutions) and `paper`
   // draw of each puzzle.
   for (const PuzzleEntry& p : s.puzzles) {

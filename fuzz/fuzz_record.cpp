@@ -19,8 +19,7 @@ void play(int n, const std::vector<Move>& record, const typename Rules::Variant&
   auto game = Game<Rules, W>::new_game(n, v);
   try {
     game.play_record(record);
-  } catch (const RuleError&) {
-  }
+  } catch (const RuleError&) {}
   (void)game.legal_moves();
   (void)format_position(to_text(game.position()));
   if (game.moves().size() > record.size()) finding("more moves played than the record holds");
@@ -36,14 +35,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int n = 0;
   const auto [end, ec] = std::from_chars(size_word.data(), size_word.data() + size_word.size(), n);
   if (ec != std::errc() || end != size_word.data() + size_word.size()) return 0;
-  const std::string_view moves_text = cut == std::string::npos ? std::string_view() : std::string_view(text).substr(cut);
+  const std::string_view moves_text =
+      cut == std::string::npos ? std::string_view() : std::string_view(text).substr(cut);
 
   std::vector<Move> record;
   try {
     record = parse_record(n, moves_text);
-  } catch (const ParseError&) {
-    return 0;
-  }
+  } catch (const ParseError&) { return 0; }
   const std::string printed = format_record(n, record);
   if (parse_record(n, printed) != record) finding("record does not survive format_record: '" + printed + "'");
 

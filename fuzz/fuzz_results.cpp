@@ -14,9 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Results r;
   try {
     r = Results::from_json(konobi_fuzz::as_text(data, size), "fuzz input");
-  } catch (const std::runtime_error&) {
-    return 0;
-  }
+  } catch (const std::runtime_error&) { return 0; }
   (void)r.complete();
   (void)r.empty_board_winner();
   const std::string written = r.to_json();

@@ -143,7 +143,8 @@ class Deadline {
   explicit Deadline(double seconds)
       : thread_([this, seconds] {
           std::unique_lock<std::mutex> lock(mutex_);
-          if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) stop = true;
+          if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
+            stop = true;
         }) {}
   ~Deadline() {
     {
@@ -164,14 +165,12 @@ class Deadline {
 
 // df-pn's verdict for the side to move, or nothing if it did not finish in
 // kSolveSeconds.
-inline std::optional<bool> dfpn_wins(const Pos& pos, konobi::TranspositionTable& tt, const konobi::DfpnOptions& opt,
-                              int threads) {
+inline std::optional<bool> dfpn_wins(const Pos& pos, konobi::TranspositionTable& tt,
+                                     const konobi::DfpnOptions& opt, int threads) {
   Deadline deadline(kSolveSeconds);
   try {
     return konobi::solve_position<1>(pos, tt, opt, threads, &deadline.stop).mover_wins;
-  } catch (const konobi::SearchStopped&) {
-    return std::nullopt;
-  }
+  } catch (const konobi::SearchStopped&) { return std::nullopt; }
 }
 
 inline std::string verdict(std::optional<bool> v) {
@@ -187,20 +186,23 @@ struct Reference {
 inline std::string score_problem(int score, bool wins) {
   std::ostringstream why;
   const int r = konobi::remoteness_of(score);
-  if (wins != (score > 0)) why << " AlphaBeta::wins says " << (wins ? "win" : "loss") << " but score is " << score;
+  if (wins != (score > 0))
+    why << " AlphaBeta::wins says " << (wins ? "win" : "loss") << " but score is " << score;
   if (score == 0) why << " score 0 (a draw)";
   if (std::abs(score) > konobi::kWinScore - 1) why << " score " << score << " is out of range";
   // The mover wins on one of its own plies: an odd number of plies away.
-  else if (score != 0 && (r % 2 == 1) != (score > 0)) why << " remoteness " << r << " has the wrong parity for score " << score;
+  else if (score != 0 && (r % 2 == 1) != (score > 0))
+    why << " remoteness " << r << " has the wrong parity for score " << score;
   return why.str();
 }
 
 // Compares df-pn (with `opt`, `threads`, on `tt`) with alpha-beta (a fresh
 // table of 2^log2 entries per position) on each position; returns one line
 // per disagreement. `refs` receives alpha-beta's answers when given.
-inline std::vector<std::string> compare_with_alphabeta(const std::vector<Pos>& positions, konobi::TranspositionTable& tt,
-                                                const konobi::DfpnOptions& opt, int threads, int log2,
-                                                std::vector<Reference>* refs = nullptr) {
+inline std::vector<std::string> compare_with_alphabeta(const std::vector<Pos>& positions,
+                                                       konobi::TranspositionTable& tt,
+                                                       const konobi::DfpnOptions& opt, int threads, int log2,
+                                                       std::vector<Reference>* refs = nullptr) {
   std::vector<std::string> bad;
   for (const Pos& pos : positions) {
     const std::optional<bool> dfpn = dfpn_wins(pos, tt, opt, threads);
@@ -209,7 +211,8 @@ inline std::vector<std::string> compare_with_alphabeta(const std::vector<Pos>& p
     const int score = konobi::AlphaBeta<1>(log2).score(pos);
     if (refs) refs->push_back({abw, score});
     std::string why;
-    if (dfpn != abw) why += " df-pn says " + verdict(dfpn) + ", AlphaBeta::wins says " + (abw ? "win" : "loss");
+    if (dfpn != abw)
+      why += " df-pn says " + verdict(dfpn) + ", AlphaBeta::wins says " + (abw ? "win" : "loss");
     why += score_problem(score, abw);
     if (!why.empty()) bad.push_back(show(pos) + ":" + why);
   }

@@ -81,11 +81,13 @@ TEST_CASE("cli: help", "[cli]") {
 
   const Result perft = run({"perft", "--help"});
   REQUIRE(perft.status == 0);
-  REQUIRE_THAT(perft.out, Contains("--size") && Contains("--depth") && Contains("--threads") && Contains("--json"));
+  REQUIRE_THAT(perft.out,
+               Contains("--size") && Contains("--depth") && Contains("--threads") && Contains("--json"));
 
   const Result play = run({"play", "--help"});
   REQUIRE(play.status == 0);
-  REQUIRE_THAT(play.out, Contains("--size") && Contains("--black") && Contains("--white") && Contains("--seed"));
+  REQUIRE_THAT(play.out,
+               Contains("--size") && Contains("--black") && Contains("--white") && Contains("--seed"));
 
   // No command at all: usage on stderr, status 2.
   const Result none = run({});

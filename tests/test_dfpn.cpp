@@ -9,7 +9,8 @@
 
 using namespace solver_test;
 
-TEST_CASE("the searched moves are exactly the placements that do not let the opponent win at once", "[solver]") {
+TEST_CASE("the searched moves are exactly the placements that do not let the opponent win at once",
+          "[solver]") {
   // node_moves drops a placement when the opponent could then complete a
   // chain; df-pn, alpha-beta and the proofs rely on it dropping nothing else.
   int positions = 0, dropped = 0, lost = 0;
@@ -149,7 +150,8 @@ TEST_CASE("alpha-beta gives the same exact scores when its table is reused", "[s
       konobi::TranspositionTable tt(16);
       const std::optional<bool> black_wins = dfpn_wins(pos, tt, konobi::DfpnOptions{}, 1);
       REQUIRE(black_wins == false);
-      const std::string proof = konobi::ProofBuilder<1>(tt, konobi::DfpnOptions{}).build(pos, konobi::White).to_text();
+      const std::string proof =
+          konobi::ProofBuilder<1>(tt, konobi::DfpnOptions{}).build(pos, konobi::White).to_text();
       REQUIRE(konobi::check_proof(proof).ok);
       CHECK_FALSE(konobi::AlphaBeta<1>(18).wins(pos));
       const int score = konobi::AlphaBeta<1>(18).score(pos);
@@ -191,7 +193,8 @@ TEST_CASE("alpha-beta gives the same exact scores when its table is reused", "[s
   }
 }
 
-TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation, simulation or table size", "[solver]") {
+TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation, simulation or table size",
+          "[solver]") {
   std::vector<Pos> positions = kSanitize ? opening_classes4() : openings4();
   const std::vector<Pos> mid = random_positions(5, kSanitize ? 6 : 40, 10, 14, 777u);
   REQUIRE(!mid.empty());
@@ -205,30 +208,30 @@ TEST_CASE("df-pn's verdict does not depend on threads, symmetry, evaluation, sim
       for (bool evaluate : {true, false})
         for (double mb : {0.01, 256.0})
           for (int simulation : {konobi::DfpnOptions{}.simulation, 0}) {
-          konobi::DfpnOptions opt;
-          opt.symmetry = symmetry;
-          opt.evaluate = evaluate;
-          opt.simulation = simulation;
-          // A tiny table of 0.01 MB (128 buckets): fresh for every position,
-          // so every search runs under heavy replacement. The large one is
-          // shared by all positions of a configuration.
-          std::unique_ptr<konobi::TranspositionTable> shared;
-          if (mb > 1) shared = std::make_unique<konobi::TranspositionTable>(mb);
-          std::vector<std::string> bad;
-          for (size_t i = 0; i < positions.size(); ++i) {
-            std::unique_ptr<konobi::TranspositionTable> own;
-            if (!shared) own = std::make_unique<konobi::TranspositionTable>(mb);
-            konobi::TranspositionTable& tt = shared ? *shared : *own;
-            const std::optional<bool> got = dfpn_wins(positions[i], tt, opt, threads);
-            if (got != expected[i])
-              bad.push_back(show(positions[i]) + ": df-pn says " + verdict(got) + ", alpha-beta " +
-                            (expected[i] ? "win" : "loss"));
+            konobi::DfpnOptions opt;
+            opt.symmetry = symmetry;
+            opt.evaluate = evaluate;
+            opt.simulation = simulation;
+            // A tiny table of 0.01 MB (128 buckets): fresh for every position,
+            // so every search runs under heavy replacement. The large one is
+            // shared by all positions of a configuration.
+            std::unique_ptr<konobi::TranspositionTable> shared;
+            if (mb > 1) shared = std::make_unique<konobi::TranspositionTable>(mb);
+            std::vector<std::string> bad;
+            for (size_t i = 0; i < positions.size(); ++i) {
+              std::unique_ptr<konobi::TranspositionTable> own;
+              if (!shared) own = std::make_unique<konobi::TranspositionTable>(mb);
+              konobi::TranspositionTable& tt = shared ? *shared : *own;
+              const std::optional<bool> got = dfpn_wins(positions[i], tt, opt, threads);
+              if (got != expected[i])
+                bad.push_back(show(positions[i]) + ": df-pn says " + verdict(got) + ", alpha-beta " +
+                              (expected[i] ? "win" : "loss"));
+            }
+            INFO("threads " << threads << ", symmetry " << symmetry << ", evaluation " << evaluate
+                            << ", simulation " << simulation << ", table " << mb << " MB");
+            INFO(join(bad));
+            CHECK(bad.empty());
           }
-          INFO("threads " << threads << ", symmetry " << symmetry << ", evaluation " << evaluate << ", simulation "
-                          << simulation << ", table " << mb << " MB");
-          INFO(join(bad));
-          CHECK(bad.empty());
-        }
 }
 
 TEST_CASE("simulation proves moves by a sibling's refutation, in fewer nodes", "[solver]") {
@@ -257,7 +260,8 @@ TEST_CASE("simulation proves moves by a sibling's refutation, in fewer nodes", "
     INFO(c.message);
     CHECK(c.ok);
   }
-  INFO(nodes_with << " nodes with simulation, " << nodes_without << " without, " << simulated << " replays proved a move");
+  INFO(nodes_with << " nodes with simulation, " << nodes_without << " without, " << simulated
+                  << " replays proved a move");
   CHECK(simulated > 100);
   CHECK(nodes_with < nodes_without);
 }

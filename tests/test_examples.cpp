@@ -155,7 +155,8 @@ TEST_CASE("examples: full legal sets match docs/RULES.md, engine and reference",
   }
 }
 
-TEST_CASE("crosscuts: the completing stone is illegal in all four orientations, for both colours", "[examples]") {
+TEST_CASE("crosscuts: the completing stone is illegal in all four orientations, for both colours",
+          "[examples]") {
   // On a 4x4 board, the 2x2 block b2 c2 b3 c3 gets three stones; the fourth
   // completes a crosscut for the mover.
   const int n = 4;
@@ -201,7 +202,8 @@ TEST_CASE("crosscut in a game: Game refuses the move and says why", "[examples]"
   CHECK(game.position().stone_count() == 3);  // the refused move left no trace
 }
 
-TEST_CASE("win: a Black chain joining rows 1 and N wins; Black joining the columns does not", "[examples][win]") {
+TEST_CASE("win: a Black chain joining rows 1 and N wins; Black joining the columns does not",
+          "[examples][win]") {
   SECTION("straight chain up column c, 5x5") {
     auto game = konobi::Game<konobi::KonobiRules, 1>::new_game(5);
     const char* moves[] = {"c1", "a5", "c2", "a4", "c3", "a3", "c4", "a2"};

@@ -31,7 +31,8 @@ const std::vector<GoldenCase>& golden_cases() {
       {"analyze-4x4", {"analyze", "--tt-mb", "16", "-p", "..../..../..../.B.. w"}},
       {"analyze-json-remoteness-5x5",
        {"analyze", "--json", "-r", "--tt-mb", "16", "-p", "...../...W./.WB../.BBW./..... b"}},
-      {"analyze-gonnect-4x4", {"analyze", "--game", "gonnect", "--tt-mb", "16", "-p", "..../..B./.W../.... w"}},
+      {"analyze-gonnect-4x4",
+       {"analyze", "--game", "gonnect", "--tt-mb", "16", "-p", "..../..B./.W../.... w"}},
       {"pie-4x4", {"pie", "--size", "4", "--results", "results"}},
       {"pie-json-5x5", {"pie", "--size", "5", "--results", "results", "--json"}},
       {"puzzles-from-5x5", {"puzzles", "--from", "results/puzzles-5x5.json"}},
@@ -39,7 +40,9 @@ const std::vector<GoldenCase>& golden_cases() {
   return cases;
 }
 
-std::string golden_path(const GoldenCase& c) { return std::string(KONOBI_SOURCE_DIR) + "/tests/golden/" + c.name + ".out"; }
+std::string golden_path(const GoldenCase& c) {
+  return std::string(KONOBI_SOURCE_DIR) + "/tests/golden/" + c.name + ".out";
+}
 
 // The first line where two texts differ, for the failure message.
 std::string first_difference(const std::string& want, const std::string& got) {
@@ -57,7 +60,8 @@ std::string first_difference(const std::string& want, const std::string& got) {
 
 }  // namespace
 
-TEST_CASE("golden outputs: show --json and analyze and pie and puzzles --from print exactly the stored text", "[cli][golden]") {
+TEST_CASE("golden outputs: show --json and analyze and pie and puzzles --from print exactly the stored text",
+          "[cli][golden]") {
   const char* regen = std::getenv("KONOBI_REGENERATE_GOLDEN");
   const bool regenerate = regen && std::string(regen) == "1";
   for (const GoldenCase& c : golden_cases()) {

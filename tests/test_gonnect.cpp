@@ -38,8 +38,8 @@ int pt(int n, const char* name) { return parse_point(n, name); }
 std::string diagram(const Position<1>& pos) { return format_position(to_text(pos)); }
 
 konobi_ref::RefGo to_ref(const State& s) {
-  konobi_ref::RefGo r =
-      konobi_ref::ref_go_empty(s.pos.size(), s.variant.ko == KoRule::Superko, s.variant.edges == EdgeRule::Own);
+  konobi_ref::RefGo r = konobi_ref::ref_go_empty(s.pos.size(), s.variant.ko == KoRule::Superko,
+                                                 s.variant.edges == EdgeRule::Own);
   for (int p = 0; p < r.n * r.n; ++p) r.cell[p] = s.pos.at(p) < 0 ? '.' : s.pos.at(p) == Black ? 'B' : 'W';
   r.to_move = s.pos.to_move == Black ? 'B' : 'W';
   return r;
@@ -197,7 +197,8 @@ TEST_CASE("gonnect: the mover wins by joining either pair of opposite edges", "[
   CHECK(GonnectRules::wins_by(ownw.state(), pt(4, "d2")));
 }
 
-TEST_CASE("gonnect: canonical keys agree on all 8 images; transposes keep colours unless edges are owned", "[gonnect]") {
+TEST_CASE("gonnect: canonical keys agree on all 8 images; transposes keep colours unless edges are owned",
+          "[gonnect]") {
   std::mt19937_64 rng(7);
   for (EdgeRule edges : {EdgeRule::Either, EdgeRule::Own}) {
     const GonnectVariant v = variant(KoRule::Superko, edges);
@@ -262,7 +263,8 @@ TEST_CASE("gonnect: random games agree with the reference move by move", "[gonne
           // cap the length (games under simple ko may cycle).
           for (int ply = 0; ply < 60; ++ply) {
             const std::vector<int> eng = points(g.placements());
-            const std::vector<int> want = g.over() && !g.ended_without_move() ? std::vector<int>{} : konobi_ref::ref_go_legal(ref);
+            const std::vector<int> want =
+                g.over() && !g.ended_without_move() ? std::vector<int>{} : konobi_ref::ref_go_legal(ref);
             INFO(n << "x" << n << " " << ko_rule_name(ko) << " " << edge_rule_name(edges) << " game " << game
                    << " moves " << format_record(n, g.moves()) << " board " << diagram(g.position()));
             REQUIRE(eng == want);
@@ -270,7 +272,8 @@ TEST_CASE("gonnect: random games agree with the reference move by move", "[gonne
             if (g.over()) {
               no_move += g.ended_without_move();
               const Color w = Color(g.winner());
-              if (!g.ended_without_move()) CHECK(konobi_ref::ref_go_has_winning_chain(ref, w == Black ? 'B' : 'W'));
+              if (!g.ended_without_move())
+                CHECK(konobi_ref::ref_go_has_winning_chain(ref, w == Black ? 'B' : 'W'));
               break;
             }
             const int m = eng[rng() % eng.size()];

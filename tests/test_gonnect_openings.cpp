@@ -107,7 +107,8 @@ Results old_5x5() {
 
 }  // namespace
 
-TEST_CASE("gonnect openings: the class of every point, 3x3 to 6x6, both edge rules and Konobi", "[gonnect][openings]") {
+TEST_CASE("gonnect openings: the class of every point, 3x3 to 6x6, both edge rules and Konobi",
+          "[gonnect][openings]") {
   for (int n = 3; n <= 6; ++n) {
     for (EdgeRule edges : {EdgeRule::Either, EdgeRule::Own}) {
       GonnectVariant v;
@@ -172,16 +173,16 @@ TEST_CASE("gonnect openings: every 4x4 opening has the value of its transposed o
   CHECK(pairs == (kSanitize ? 1 : 6));
 }
 
-TEST_CASE("gonnect openings: results files that break the classes are refused", "[gonnect][openings][results]") {
-  const std::string shipped = konobi_test::read_all(std::string(KONOBI_SOURCE_DIR) + "/results/gonnect-4x4.json");
+TEST_CASE("gonnect openings: results files that break the classes are refused",
+          "[gonnect][openings][results]") {
+  const std::string shipped =
+      konobi_test::read_all(std::string(KONOBI_SOURCE_DIR) + "/results/gonnect-4x4.json");
   const Results good = parse(shipped);
   REQUIRE(good.openings.size() == 16);
   auto refused = [&](Results r) {
     try {
       parse(r.to_json());
-    } catch (const std::runtime_error& e) {
-      return std::string(e.what());
-    }
+    } catch (const std::runtime_error& e) { return std::string(e.what()); }
     return std::string("accepted");
   };
 
@@ -221,7 +222,8 @@ TEST_CASE("gonnect openings: results files that break the classes are refused", 
   CHECK(refused(good) == "accepted");
 }
 
-TEST_CASE("gonnect openings: a file grouped by the old rule is read re-grouped", "[gonnect][openings][results]") {
+TEST_CASE("gonnect openings: a file grouped by the old rule is read re-grouped",
+          "[gonnect][openings][results]") {
   const Results before = old_5x5();
   const Results r = parse(before.to_json());
   const Geometry<1>& g = opening_geometry(5, "gonnect", "either");
@@ -270,7 +272,8 @@ TEST_CASE("gonnect openings: a file grouped by the old rule is read re-grouped",
   CHECK_THROWS_WITH(parse(own.to_json()), Contains("openings[5].class is 'b1'"));
 }
 
-TEST_CASE("gonnect openings: solve --resume re-groups an old file and keeps what it proved", "[gonnect][openings][cli]") {
+TEST_CASE("gonnect openings: solve --resume re-groups an old file and keeps what it proved",
+          "[gonnect][openings][cli]") {
   konobi_test::TempDir dir;
   const std::string out = dir / "g5.json";
   Results old = old_5x5();
@@ -280,8 +283,9 @@ TEST_CASE("gonnect openings: solve --resume re-groups an old file and keeps what
     f << old.to_json();
   }
   // Only b1's class asked for, and it is proven: nothing is searched.
-  const auto r = konobi_test::run_konobi({"solve", "--game", "gonnect", "--size", "5", "--threads", "1", "--tt-mb", "1",
-                                          "-q", "--resume", "--openings", "b1", "--out", out});
+  const auto r =
+      konobi_test::run_konobi({"solve", "--game", "gonnect", "--size", "5", "--threads", "1", "--tt-mb", "1",
+                               "-q", "--resume", "--openings", "b1", "--out", out});
   INFO(r.err);
   REQUIRE(r.status == 0);
   const Json j = parse_json(konobi_test::read_all(out));
@@ -324,7 +328,8 @@ TEST_CASE("gonnect openings: solve writes each point's line turned by the symmet
         return point_name(3, y * 3 + x);
       };
       bool all = map(rep.point) == o.point;
-      for (size_t i = 0; all && i < o.continuation.size(); ++i) all = map(rep.continuation[i]) == o.continuation[i];
+      for (size_t i = 0; all && i < o.continuation.size(); ++i)
+        all = map(rep.continuation[i]) == o.continuation[i];
       found = all;
     }
     INFO(o.point << " in the class of " << o.representative);
@@ -334,7 +339,8 @@ TEST_CASE("gonnect openings: solve writes each point's line turned by the symmet
   CHECK(turned == 6);
 }
 
-TEST_CASE("gonnect openings: the shipped files have one proof per solved class, and no other", "[gonnect][openings][shipped]") {
+TEST_CASE("gonnect openings: the shipped files have one proof per solved class, and no other",
+          "[gonnect][openings][shipped]") {
   namespace fs = std::filesystem;
   const fs::path results = fs::path(KONOBI_SOURCE_DIR) / "results";
   for (int n : {3, 4, 5}) {
@@ -345,14 +351,14 @@ TEST_CASE("gonnect openings: the shipped files have one proof per solved class, 
       if (!o.solved || o.point != o.representative) continue;
       want.insert("gonnect-" + nn + "-" + o.point + ".proof.xz");
       // The header names the start and the winner: the first lines suffice.
-      const std::string head = konobi_test::decompress(results / ("proofs-gonnect-" + nn) /
-                                                           ("gonnect-" + nn + "-" + o.point + ".proof.xz"),
-                                                       256);
+      const std::string head = konobi_test::decompress(
+          results / ("proofs-gonnect-" + nn) / ("gonnect-" + nn + "-" + o.point + ".proof.xz"), 256);
       INFO(nn << " " << o.point);
       CHECK_THAT(head, Contains("\nstart " + o.point + "\nwinner " + o.winner + "\nentries " +
                                 std::to_string(o.proof_size) + "\n"));
     }
-    for (const auto& e : fs::directory_iterator(results / ("proofs-gonnect-" + nn))) have.insert(e.path().filename());
+    for (const auto& e : fs::directory_iterator(results / ("proofs-gonnect-" + nn)))
+      have.insert(e.path().filename());
     CHECK(have == want);
   }
 }

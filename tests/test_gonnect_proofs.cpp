@@ -4,7 +4,6 @@
 // position named.
 #include <catch2/catch.hpp>
 
-
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -105,10 +104,12 @@ std::string with_move(std::vector<std::string> lines, size_t i, const std::strin
 
 }  // namespace
 
-TEST_CASE("gonnect proofs: the shipped 3x3 and 4x4 proofs pass the checker and match the results", "[gonnect][proof][shipped]") {
+TEST_CASE("gonnect proofs: the shipped 3x3 and 4x4 proofs pass the checker and match the results",
+          "[gonnect][proof][shipped]") {
   for (int n : {3, 4}) {
     const std::string size = std::to_string(n) + "x" + std::to_string(n);
-    const Json results = Json::parse(konobi_test::read_all((kResults / ("gonnect-" + size + ".json")).string()));
+    const Json results =
+        Json::parse(konobi_test::read_all((kResults / ("gonnect-" + size + ".json")).string()));
     const fs::path dir = kResults / ("proofs-gonnect-" + size);
     REQUIRE(fs::is_directory(dir));
     int files = 0;
@@ -132,7 +133,8 @@ TEST_CASE("gonnect proofs: the shipped 3x3 and 4x4 proofs pass the checker and m
   }
 }
 
-TEST_CASE("gonnect proofs: the solver's proofs of every 3x3 opening pass, both edge rules", "[gonnect][proof]") {
+TEST_CASE("gonnect proofs: the solver's proofs of every 3x3 opening pass, both edge rules",
+          "[gonnect][proof]") {
   for (EdgeRule edges : {EdgeRule::Either, EdgeRule::Own}) {
     for (bool merge : {false, true}) {
       for (int p = 0; p < 9; ++p) {
@@ -170,7 +172,8 @@ TEST_CASE("gonnect proofs: a proof made under simple ko is checked under simple 
   // superko barred), so the checker really plays by the header's rule.
   int fails_under_simple = 0;
   for (const char* point : {"a1", "b1", "b2"}) {
-    const std::string text = decompress(kResults / "proofs-gonnect-4x4" / (std::string("gonnect-4x4-") + point + ".proof.xz"));
+    const std::string text =
+        decompress(kResults / "proofs-gonnect-4x4" / (std::string("gonnect-4x4-") + point + ".proof.xz"));
     auto lines = lines_of(text);
     REQUIRE(lines[1] == "ko superko");
     lines[1] = "ko simple";
@@ -270,9 +273,15 @@ TEST_CASE("gonnect proofs: tampered proofs are rejected", "[gonnect][proof]") {
     CHECK_FALSE(check_any_proof(text_of(v)).ok);
     // And a Konobi proof does not pass as a Gonnect one.
     CHECK_FALSE(check_gonnect_proof(decompress(kResults / "proofs-4x4" / "konobi-4x4-b2.proof.xz")).ok);
-    for (const auto& [line, value] : std::vector<std::pair<size_t, std::string>>{
-             {1, "ko positional"}, {2, "edges own"}, {2, "edges both"}, {3, "size 5"}, {3, "size x"},
-             {4, "start c3"}, {4, "start b2 b2"}, {5, "winner white"}, {5, "winner nobody"}}) {
+    for (const auto& [line, value] : std::vector<std::pair<size_t, std::string>>{{1, "ko positional"},
+                                                                                 {2, "edges own"},
+                                                                                 {2, "edges both"},
+                                                                                 {3, "size 5"},
+                                                                                 {3, "size x"},
+                                                                                 {4, "start c3"},
+                                                                                 {4, "start b2 b2"},
+                                                                                 {5, "winner white"},
+                                                                                 {5, "winner nobody"}}) {
       auto w = lines;
       w[line] = value;
       INFO(value);
@@ -284,11 +293,12 @@ TEST_CASE("gonnect proofs: tampered proofs are rejected", "[gonnect][proof]") {
 TEST_CASE("gonnect proofs: solve --proof writes them and verify-proof checks them", "[gonnect][proof][cli]") {
   using konobi_test::run_konobi;
   const konobi_test::TempDir dir;
-  const auto r = run_konobi({"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8", "-q",
-                             "--out", dir / "g3.json", "--proof", dir / "proofs"});
+  const auto r = run_konobi({"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8",
+                             "-q", "--out", dir / "g3.json", "--proof", dir / "proofs"});
   REQUIRE(r.status == 0);
   std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir.path / "proofs")) files.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(dir.path / "proofs"))
+    files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
   // One per class under all 8 symmetries: a2 is b1 turned over.
   CHECK(files == std::vector<std::string>{"gonnect-3x3-a1.proof.xz", "gonnect-3x3-b1.proof.xz",
@@ -302,14 +312,16 @@ TEST_CASE("gonnect proofs: solve --proof writes them and verify-proof checks the
   // The rules asked for must be the file's.
   args.insert(args.begin() + 1, {"--game", "gonnect", "--ko", "superko", "--edges", "either"});
   CHECK(run_konobi(args).status == 0);
-  const auto wrong_ko = run_konobi({"verify-proof", "--ko", "simple", dir / "proofs/gonnect-3x3-b2.proof.xz"});
+  const auto wrong_ko =
+      run_konobi({"verify-proof", "--ko", "simple", dir / "proofs/gonnect-3x3-b2.proof.xz"});
   CHECK(wrong_ko.status == 1);
   CHECK(wrong_ko.out.find("FAIL") != std::string::npos);
   CHECK(run_konobi({"verify-proof", "--edges", "own", dir / "proofs/gonnect-3x3-b2.proof.xz"}).status == 1);
   CHECK(run_konobi({"verify-proof", "--game", "konobi", dir / "proofs/gonnect-3x3-b2.proof.xz"}).status == 1);
   // Konobi and Gonnect files side by side: each is checked by its own first line.
-  const auto mixed = run_konobi({"verify-proof", (kResults / "proofs-3x3" / "konobi-3x3-b2.proof.xz").string(),
-                                 (kResults / "proofs-gonnect-3x3" / "gonnect-3x3-b2.proof.xz").string()});
+  const auto mixed =
+      run_konobi({"verify-proof", (kResults / "proofs-3x3" / "konobi-3x3-b2.proof.xz").string(),
+                  (kResults / "proofs-gonnect-3x3" / "gonnect-3x3-b2.proof.xz").string()});
   CHECK(mixed.status == 0);
   // A tampered one fails with the game that reaches the bad position and its diagram.
   auto lines = lines_of(decompress(dir.path / "proofs/gonnect-3x3-b2.proof.xz"));

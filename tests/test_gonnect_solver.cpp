@@ -259,7 +259,8 @@ TEST_CASE("gonnect cli: subcommands, clear errors and the results file", "[gonne
   for (size_t i = 0; i < want.size(); ++i) CHECK(uint64_t(pj["counts"][i].get<long long>()) == want[i]);
 
   // show --json names the reason of a superko ban.
-  const auto s = run_konobi({"show", "--game", "gonnect", "-p", "...../.BW../B.BW./.BW../..... b", "d5", "b3", "--json"});
+  const auto s = run_konobi(
+      {"show", "--game", "gonnect", "-p", "...../.BW../B.BW./.BW../..... b", "d5", "b3", "--json"});
   REQUIRE(s.status == 0);
   CHECK(s.out.find("\"superko\"") != std::string::npos);
 
@@ -268,7 +269,8 @@ TEST_CASE("gonnect cli: subcommands, clear errors and the results file", "[gonne
   char dir[] = "/tmp/gonnect_cli_XXXXXX";
   REQUIRE(mkdtemp(dir) != nullptr);
   const std::string out = std::string(dir) + "/g3.json";
-  const auto r = run_konobi({"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8", "-q", "--out", out});
+  const auto r = run_konobi(
+      {"solve", "--game", "gonnect", "--size", "3", "--threads", "1", "--tt-mb", "8", "-q", "--out", out});
   REQUIRE(r.status == 0);
   const Json j = Json::parse(konobi_test::read_all(out));
   CHECK(j["game"].get<std::string>() == "gonnect");

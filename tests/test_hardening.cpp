@@ -94,9 +94,9 @@ TEST_CASE("solve refuses to write over proven results unless told to", "[cli][ha
     const Run bad = run_konobi({"solve", "--size", "4", "--out", out, "--resume", "--overwrite"}, kGuard);
     require_status(bad, 2);
     CHECK_THAT(bad.err, Contains("--resume") && Contains("--overwrite"));
-    const Run r =
-        run_konobi({"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16", "--overwrite", "--threads", "1"},
-                   kGuard);
+    const Run r = run_konobi(
+        {"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16", "--overwrite", "--threads", "1"},
+        kGuard);
     require_status(r, 0);
     CHECK(slurp(out) != shipped);
     CHECK(load(out).complete());
@@ -133,15 +133,19 @@ TEST_CASE("saving results keeps what another run proved in the file meanwhile", 
     const std::string text = konobi::results_over(ours, full.to_json(), "r.json");
     CHECK(konobi::proven_openings(ours) == 16);
     CHECK(konobi::proven_openings(konobi::Results::from_json(text, "r.json")) == 16);
-    for (size_t i = 0; i < ours.openings.size(); ++i) CHECK(ours.openings[i].winner == full.openings[i].winner);
+    for (size_t i = 0; i < ours.openings.size(); ++i)
+      CHECK(ours.openings[i].winner == full.openings[i].winner);
   }
   SECTION("a missing file or one that is not a results file is simply replaced") {
-    CHECK(konobi::proven_openings(konobi::Results::from_json(konobi::results_over(ours, std::nullopt, "r"), "r")) == 0);
-    CHECK(konobi::proven_openings(konobi::Results::from_json(konobi::results_over(ours, "garbage", "r"), "r")) == 0);
+    CHECK(konobi::proven_openings(
+              konobi::Results::from_json(konobi::results_over(ours, std::nullopt, "r"), "r")) == 0);
+    CHECK(konobi::proven_openings(
+              konobi::Results::from_json(konobi::results_over(ours, "garbage", "r"), "r")) == 0);
   }
   SECTION("proven openings of another board are never written over") {
     const konobi::Results three = load((kShipped / "konobi-3x3.json").string());
-    CHECK_THROWS_WITH(konobi::results_over(ours, three.to_json(), "r.json"), Contains("not replacing r.json"));
+    CHECK_THROWS_WITH(konobi::results_over(ours, three.to_json(), "r.json"),
+                      Contains("not replacing r.json"));
   }
 }
 
@@ -201,9 +205,7 @@ TEST_CASE("two writers of one file never collide on a temporary", "[hardening]")
     for (int i = 0; i < 40; ++i) {
       try {
         konobi::write_file_atomically(path, text);
-      } catch (const std::exception&) {
-        ++failures;
-      }
+      } catch (const std::exception&) { ++failures; }
     }
   };
   std::thread t1(writer, a), t2(writer, b);
@@ -257,7 +259,8 @@ TEST_CASE("a write error on standard output fails the command", "[cli][hardening
 TEST_CASE("huge table sizes get the memory message, not a crash", "[cli][hardening]") {
   TempDir dir;
   for (const std::string mb : {"17592186044416", "1e30", "inf"}) {
-    const Run r = run_konobi({"solve", "--size", "3", "--tt-mb", mb, "--out", dir / "r.json", "--quiet"}, kGuard);
+    const Run r =
+        run_konobi({"solve", "--size", "3", "--tt-mb", mb, "--out", dir / "r.json", "--quiet"}, kGuard);
     INFO("--tt-mb " << mb);
     require_status(r, 2);
     CHECK_THAT(r.err, Contains("needs more memory") && Contains("--tt-mb"));
@@ -274,12 +277,14 @@ TEST_CASE("verify-proof refuses a proof whose start is already won", "[cli][hard
     const char* start;
     const char* winner;
     const char* won_by;
-  } cases[] = {{"B../B../B.. w", "black", "black"}, {"WWW/B../B.. b", "white", "white"},
+  } cases[] = {{"B../B../B.. w", "black", "black"},
+               {"WWW/B../B.. b", "white", "white"},
                {"B../B../B.. w", "white", "black"}};
   for (const auto& c : cases) {
     INFO(c.start << " claimed for " << c.winner);
     const std::string file = dir / "p.proof";
-    spit(file, std::string("konobi-proof 1\nsize 3\nstart ") + c.start + "\nwinner " + c.winner + "\nentries 0\nend\n");
+    spit(file, std::string("konobi-proof 1\nsize 3\nstart ") + c.start + "\nwinner " + c.winner +
+                   "\nentries 0\nend\n");
     const Run r = run_konobi({"verify-proof", file}, kGuard);
     require_status(r, 1);
     CHECK_THAT(r.out, Contains("FAIL") && Contains(std::string("already won by ") + c.won_by));
@@ -303,7 +308,8 @@ TEST_CASE("bench and analyze agree on finished positions", "[cli][hardening]") {
 TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardening]") {
   SECTION("--size 0 is out of range, not missing") {
     for (const std::vector<std::string>& args : {std::vector<std::string>{"show", "--size", "0"},
-                                                 {"analyze", "--size", "0"}, {"perft", "--size", "0", "--depth", "1"}}) {
+                                                 {"analyze", "--size", "0"},
+                                                 {"perft", "--size", "0", "--depth", "1"}}) {
       const Run r = run_konobi(args, kGuard);
       INFO(args[0]);
       require_status(r, 2);
@@ -315,7 +321,8 @@ TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardenin
   }
   SECTION("--class-limit and --think out of range") {
     TempDir dir;
-    const Run r = run_konobi({"solve", "--size", "3", "--class-limit", "-5", "--out", dir / "r.json"}, kGuard);
+    const Run r =
+        run_konobi({"solve", "--size", "3", "--class-limit", "-5", "--out", dir / "r.json"}, kGuard);
     require_status(r, 2);
     CHECK_THAT(r.err, Contains("--class-limit"));
     CHECK_FALSE(fs::exists(dir / "r.json"));
@@ -325,9 +332,10 @@ TEST_CASE("bad numbers and huge words get short clear messages", "[cli][hardenin
   }
   SECTION("a 130 KB word is echoed by its start") {
     const std::string word(130000, 'x');
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"show", "--size", "5", word}, {"show", "--size", word},
-          {"show", "-p", "..../..../..../.... " + word}, {"solve", "--size", "4", "--game", word}}) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"show", "--size", "5", word},
+                                                 {"show", "--size", word},
+                                                 {"show", "-p", "..../..../..../.... " + word},
+                                                 {"solve", "--size", "4", "--game", word}}) {
       const Run r = run_konobi(args, kGuard);
       require_status(r, 2);
       CHECK(r.err.size() < 1000);

@@ -30,9 +30,7 @@ const fs::path kResults = fs::path(KONOBI_SOURCE_DIR) / "results";
 std::string refusal(const std::function<void()>& f) {
   try {
     f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "accepted";
 }
 
@@ -90,8 +88,10 @@ TEST_CASE("compressed files: a small .xz that unpacks to 1 GiB is refused within
   // the bomb's run is compared with a run on a small file.
   konobi::write_file_atomically(tmp / "small.proof.xz", konobi::compress_xz("not a proof\n"));
   long small_kib = 0, bomb_kib = 0;
-  CHECK(run_measured({"verify-proof", "--max-mb", "8", tmp / "small.proof.xz"}, tmp / "out.txt", small_kib) == 1);
-  CHECK(run_measured({"verify-proof", "--max-mb", "8", tmp / "bomb.proof.xz"}, tmp / "out.txt", bomb_kib) == 1);
+  CHECK(run_measured({"verify-proof", "--max-mb", "8", tmp / "small.proof.xz"}, tmp / "out.txt", small_kib) ==
+        1);
+  CHECK(run_measured({"verify-proof", "--max-mb", "8", tmp / "bomb.proof.xz"}, tmp / "out.txt", bomb_kib) ==
+        1);
   CHECK_THAT(konobi_test::read_all(tmp / "out.txt"),
              Contains("FAIL") && Contains("bomb.proof.xz unpacks to more than 8 MiB, the limit"));
   INFO("peak " << bomb_kib << " KiB, on a small file " << small_kib << " KiB");
@@ -103,7 +103,8 @@ TEST_CASE("compressed files: a small .xz that unpacks to 1 GiB is refused within
   CHECK_THAT(refusal([&] { konobi::read_maybe_compressed(tmp / "bomb.proof.xz", size_t(1) << 20); }),
              Contains(tmp / "bomb.proof.xz") && Contains("unpacks to more than 1 MiB"));
   // Read whole under a limit it fits in; or only its head.
-  CHECK(konobi::decompress(one + one, Compression::Xz, "two.xz", size_t(32) << 20).size() == size_t(32) << 20);
+  CHECK(konobi::decompress(one + one, Compression::Xz, "two.xz", size_t(32) << 20).size() == size_t(32)
+                                                                                                 << 20);
   CHECK(konobi::read_maybe_compressed(tmp / "bomb.proof.xz", 1000, true) == std::string(1000, '\0'));
 }
 
@@ -121,15 +122,21 @@ TEST_CASE("compressed files: round trips, and truncated or corrupt files are ref
              Contains("cut.xz is not a valid .xz file") && Contains("truncated"));
   CHECK_THAT(refusal([&] { konobi::decompress(gz.substr(0, gz.size() / 2), Compression::Gzip, "cut.gz"); }),
              Contains("cut.gz is not a valid .gz file") && Contains("truncated"));
-  CHECK_THAT(refusal([&] { konobi::decompress("", Compression::Xz, "empty.xz"); }), Contains("empty.xz is not a valid .xz file"));
-  CHECK_THAT(refusal([&] { konobi::decompress("", Compression::Gzip, "empty.gz"); }), Contains("empty.gz is not a valid .gz file"));
+  CHECK_THAT(refusal([&] { konobi::decompress("", Compression::Xz, "empty.xz"); }),
+             Contains("empty.xz is not a valid .xz file"));
+  CHECK_THAT(refusal([&] { konobi::decompress("", Compression::Gzip, "empty.gz"); }),
+             Contains("empty.gz is not a valid .gz file"));
   std::string bad_xz = xz, bad_gz = gz;
   for (size_t i = bad_xz.size() / 3; i < bad_xz.size() / 3 + 16; ++i) bad_xz[i] = char(~bad_xz[i]);
   for (size_t i = bad_gz.size() / 3; i < bad_gz.size() / 3 + 16; ++i) bad_gz[i] = char(~bad_gz[i]);
-  CHECK_THAT(refusal([&] { konobi::decompress(bad_xz, Compression::Xz, "bad.xz"); }), Contains("bad.xz is not a valid .xz file"));
-  CHECK_THAT(refusal([&] { konobi::decompress(bad_gz, Compression::Gzip, "bad.gz"); }), Contains("bad.gz is not a valid .gz file"));
-  CHECK_THAT(refusal([&] { konobi::decompress(text, Compression::Xz, "plain.xz"); }), Contains("not in the .xz format"));
-  CHECK_THAT(refusal([&] { konobi::decompress(xz + "junk", Compression::Xz, "tail.xz"); }), Contains("tail.xz is not a valid .xz file"));
+  CHECK_THAT(refusal([&] { konobi::decompress(bad_xz, Compression::Xz, "bad.xz"); }),
+             Contains("bad.xz is not a valid .xz file"));
+  CHECK_THAT(refusal([&] { konobi::decompress(bad_gz, Compression::Gzip, "bad.gz"); }),
+             Contains("bad.gz is not a valid .gz file"));
+  CHECK_THAT(refusal([&] { konobi::decompress(text, Compression::Xz, "plain.xz"); }),
+             Contains("not in the .xz format"));
+  CHECK_THAT(refusal([&] { konobi::decompress(xz + "junk", Compression::Xz, "tail.xz"); }),
+             Contains("tail.xz is not a valid .xz file"));
 
   // verify-proof says which file and why, and goes on to the next.
   const konobi_test::TempDir tmp;
@@ -140,10 +147,12 @@ TEST_CASE("compressed files: round trips, and truncated or corrupt files are ref
   CHECK(r.status == 1);
   CHECK_THAT(r.out, Contains("FAIL  " + tmp / "cut.proof.xz") && Contains("truncated") &&
                         Contains("FAIL  " + tmp / "bad.proof.gz") && Contains("not a valid .gz file"));
-  CHECK_THAT(konobi_test::run_konobi({"verify-proof", "--max-mb", "0", tmp / "cut.proof.xz"}).err, Contains("--max-mb"));
+  CHECK_THAT(konobi_test::run_konobi({"verify-proof", "--max-mb", "0", tmp / "cut.proof.xz"}).err,
+             Contains("--max-mb"));
 }
 
-TEST_CASE("nodraw reports: the shipped ones load, and a bad field is refused, naming it", "[loaders][nodraw]") {
+TEST_CASE("nodraw reports: the shipped ones load, and a bad field is refused, naming it",
+          "[loaders][nodraw]") {
   using Doc = nlohmann::ordered_json;
   for (int n = 3; n <= 7; ++n) {
     const std::string name = "nodraw-" + std::to_string(n) + "x" + std::to_string(n) + ".json";
@@ -161,19 +170,35 @@ TEST_CASE("nodraw reports: the shipped ones load, and a bad field is refused, na
     const char* message;
   };
   const Case cases[] = {
-      {"verdict", [](Doc& d) { d["verdict"] = "counterexample"; }, "verdict: 'counterexample' but the checks say 'holds'"},
-      {"verdict value", [](Doc& d) { d["verdict"] = "maybe"; }, "verdict: 'maybe' is not holds or counterexample or incomplete"},
-      {"totals", [](Doc& d) { d["reachable"]["totals"]["positions"] = 1; }, "reachable.totals.positions: is not the sum"},
-      {"negative", [](Doc& d) { d["reachable"]["plies"][2]["won"] = -1; }, "reachable.plies[2].won: -1 is negative"},
-      {"ply order", [](Doc& d) { d["reachable"]["plies"][2]["ply"] = 5; }, "reachable.plies[2].ply: expected ply 2"},
-      {"draws without a counterexample", [](Doc& d) { d["reachable"]["plies"][3]["draws"] = 1; d["reachable"]["totals"]["draws"] = 1; },
+      {"verdict", [](Doc& d) { d["verdict"] = "counterexample"; },
+       "verdict: 'counterexample' but the checks say 'holds'"},
+      {"verdict value", [](Doc& d) { d["verdict"] = "maybe"; },
+       "verdict: 'maybe' is not holds or counterexample or incomplete"},
+      {"totals", [](Doc& d) { d["reachable"]["totals"]["positions"] = 1; },
+       "reachable.totals.positions: is not the sum"},
+      {"negative", [](Doc& d) { d["reachable"]["plies"][2]["won"] = -1; },
+       "reachable.plies[2].won: -1 is negative"},
+      {"ply order", [](Doc& d) { d["reachable"]["plies"][2]["ply"] = 5; },
+       "reachable.plies[2].ply: expected ply 2"},
+      {"draws without a counterexample",
+       [](Doc& d) {
+         d["reachable"]["plies"][3]["draws"] = 1;
+         d["reachable"]["totals"]["draws"] = 1;
+       },
        "reachable.totals.draws: counts draws but no counterexample"},
       {"check", [](Doc& d) { d["check"] = "other"; }, "check: 'other' is not no-draw"},
       {"size", [](Doc& d) { d["size"] = 1; }, "size: 1 is out of range"},
-      {"missing", [](Doc& d) { d["crosscut_free"].erase("both_stuck"); }, "crosscut_free.both_stuck: missing"},
-      {"tasks", [](Doc& d) { d["crosscut_free"]["tasks_done"] = d["crosscut_free"]["tasks"].get<long long>() + 1; },
+      {"missing", [](Doc& d) { d["crosscut_free"].erase("both_stuck"); },
+       "crosscut_free.both_stuck: missing"},
+      {"tasks",
+       [](Doc& d) { d["crosscut_free"]["tasks_done"] = d["crosscut_free"]["tasks"].get<long long>() + 1; },
        "crosscut_free.tasks_done: exceeds tasks"},
-      {"neither", [](Doc& d) { d.erase("reachable"); d.erase("crosscut_free"); }, "neither reachable nor crosscut_free"},
+      {"neither",
+       [](Doc& d) {
+         d.erase("reachable");
+         d.erase("crosscut_free");
+       },
+       "neither reachable nor crosscut_free"},
   };
   for (const Case& c : cases) {
     INFO(c.what);

@@ -69,11 +69,11 @@ TEST_CASE("the job runner reports two jobs ending together at once, on their own
   runner.run(jobs, nullptr, [&](const konobi::JobResult&) {
     const int now = ++inside;
     int seen = most.load();
-    while (now > seen && !most.compare_exchange_weak(seen, now)) {
-    }
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {}
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     // The last report has nobody left to wait for.
-    while (most.load() < 2 && reports.load() + 1 < int(jobs.size()) && std::chrono::steady_clock::now() < until)
+    while (most.load() < 2 && reports.load() + 1 < int(jobs.size()) &&
+           std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     ++reports;
     --inside;

@@ -29,9 +29,7 @@ Doc shipped(const std::string& name) { return Doc::parse(konobi_test::read_all((
 std::string refusal(const std::function<void()>& load) {
   try {
     load();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "accepted";
 }
 
@@ -70,32 +68,43 @@ TEST_CASE("loaders: a results file with a bad field is refused, naming it", "[lo
   };
   const Case cases[] = {
       {"not JSON", [](Doc& d) { d = Doc::array(); }, "the document: expected an object"},
-      {"winner", [](Doc& d) { d["openings"][7]["winner"] = "grey"; }, "openings[7].winner: 'grey' is not black or white"},
+      {"winner", [](Doc& d) { d["openings"][7]["winner"] = "grey"; },
+       "openings[7].winner: 'grey' is not black or white"},
       {"negative nodes", [](Doc& d) { d["nodes"] = -5; }, "nodes: -5 is negative"},
-      {"negative opening nodes", [](Doc& d) { d["openings"][3]["nodes"] = -1; }, "openings[3].nodes: -1 is negative"},
-      {"fractional count", [](Doc& d) { d["openings"][3]["proof_size"] = 1.5; }, "openings[3].proof_size: expected a whole number"},
-      {"huge count", [](Doc& d) { d["nodes"] = 1e30; }, "nodes: expected a whole number, found a fractional number"},
+      {"negative opening nodes", [](Doc& d) { d["openings"][3]["nodes"] = -1; },
+       "openings[3].nodes: -1 is negative"},
+      {"fractional count", [](Doc& d) { d["openings"][3]["proof_size"] = 1.5; },
+       "openings[3].proof_size: expected a whole number"},
+      {"huge count", [](Doc& d) { d["nodes"] = 1e30; },
+       "nodes: expected a whole number, found a fractional number"},
       {"size as text", [](Doc& d) { d["size"] = "4"; }, "size: expected a whole number, found a string"},
       {"size too small", [](Doc& d) { d["size"] = 2; }, "size: 2 is out of range 3..19"},
       {"size too large", [](Doc& d) { d["size"] = 20; }, "size: 20 is out of range 3..19"},
       {"size against openings", [](Doc& d) { d["size"] = 5; }, "openings: lists 16 openings, not 25"},
       {"game", [](Doc& d) { d["game"] = "chess"; }, "game: 'chess' is not konobi or gonnect"},
       {"missing game", [](Doc& d) { d.erase("game"); }, "game: missing"},
-      {"gonnect rule in konobi", [](Doc& d) { d["ko_rule"] = "superko"; }, "ko_rule: a Gonnect rule field in a Konobi file"},
-      {"schema", [](Doc& d) { d["schema"] = "konobi-results/2"; }, "schema: 'konobi-results/2' is not konobi-results/1"},
+      {"gonnect rule in konobi", [](Doc& d) { d["ko_rule"] = "superko"; },
+       "ko_rule: a Gonnect rule field in a Konobi file"},
+      {"schema", [](Doc& d) { d["schema"] = "konobi-results/2"; },
+       "schema: 'konobi-results/2' is not konobi-results/1"},
       {"threads", [](Doc& d) { d["provenance"]["threads"] = 0; }, "provenance.threads: 0 is out of range"},
-      {"tt_mb", [](Doc& d) { d["provenance"]["tt_mb"] = "big"; }, "provenance.tt_mb: expected a number, found a string"},
+      {"tt_mb", [](Doc& d) { d["provenance"]["tt_mb"] = "big"; },
+       "provenance.tt_mb: expected a number, found a string"},
       {"command", [](Doc& d) { d["provenance"].erase("command"); }, "provenance.command: missing"},
       {"negative seconds", [](Doc& d) { d["seconds"] = -1; }, "seconds: -1 is out of range"},
-      {"opening seconds", [](Doc& d) { d["openings"][0]["seconds"] = nullptr; }, "openings[0].seconds: expected a number, found null"},
-      {"solved", [](Doc& d) { d["openings"][2]["solved"] = "yes"; }, "openings[2].solved: expected true or false"},
-      {"swap", [](Doc& d) { d["openings"][0]["swap"] = true; }, "openings[0].swap: says true but the winner is white"},
+      {"opening seconds", [](Doc& d) { d["openings"][0]["seconds"] = nullptr; },
+       "openings[0].seconds: expected a number, found null"},
+      {"solved", [](Doc& d) { d["openings"][2]["solved"] = "yes"; },
+       "openings[2].solved: expected true or false"},
+      {"swap", [](Doc& d) { d["openings"][0]["swap"] = true; },
+       "openings[0].swap: says true but the winner is white"},
       {"continuation off the board", [](Doc& d) { d["openings"][0]["continuation"][0] = "e9"; },
        "openings[0].continuation[0]: "},
       {"continuation type", [](Doc& d) { d["openings"][0]["continuation"] = "a2 d2"; },
        "openings[0].continuation: expected an array, found a string"},
       {"complete", [](Doc& d) { d["complete"] = false; }, "complete: disagrees with the openings"},
-      {"pie", [](Doc& d) { d["pie"]["openings_black_wins"] = 3; }, "pie.openings_black_wins: is 3, the openings give 0"},
+      {"pie", [](Doc& d) { d["pie"]["openings_black_wins"] = 3; },
+       "pie.openings_black_wins: is 3, the openings give 0"},
       {"empty board", [](Doc& d) { d["empty_board"]["winner"] = "black"; },
        "empty_board.winner: is \"black\", the openings give \"white\""},
       {"unsolved with a winner",
@@ -144,26 +153,34 @@ TEST_CASE("loaders: a puzzle file that contradicts its board is refused", "[load
     const char* message;
   };
   const Case cases[] = {
-      {"size larger than the positions", [](Doc& d) { d["size"] = 6; }, "puzzles[0].position: a 5x5 position in a file of size 6"},
-      {"size smaller than the positions", [](Doc& d) { d["size"] = 4; }, "puzzles[0].position: a 5x5 position in a file of size 4"},
+      {"size larger than the positions", [](Doc& d) { d["size"] = 6; },
+       "puzzles[0].position: a 5x5 position in a file of size 6"},
+      {"size smaller than the positions", [](Doc& d) { d["size"] = 4; },
+       "puzzles[0].position: a 5x5 position in a file of size 4"},
       {"size out of range", [](Doc& d) { d["size"] = 40; }, "size: 40 is out of range 3..19"},
       {"position", [](Doc& d) { d["puzzles"][1]["position"] = "BB/W b"; }, "puzzles[1].position: "},
       {"solution off the board", [](Doc& d) { d["puzzles"][0]["solution"] = "f9"; }, "puzzles[0].solution: "},
       {"solution on a stone", [](Doc& d) { d["puzzles"][0]["solution"] = "a1"; },
        "puzzles[0].solution: a1 is not an empty point"},
       {"solution a pass", [](Doc& d) { d["puzzles"][0]["solution"] = "pass"; }, "puzzles[0].solution: "},
-      {"remoteness negative", [](Doc& d) { d["puzzles"][0]["remoteness"] = -3; }, "puzzles[0].remoteness: -3 is out of range"},
-      {"remoteness zero", [](Doc& d) { d["puzzles"][0]["remoteness"] = 0; }, "puzzles[0].remoteness: 0 is out of range"},
-      {"moves to win", [](Doc& d) { d["puzzles"][0]["moves_to_win"] = 5; }, "puzzles[0].moves_to_win: is not (remoteness + 1) / 2"},
+      {"remoteness negative", [](Doc& d) { d["puzzles"][0]["remoteness"] = -3; },
+       "puzzles[0].remoteness: -3 is out of range"},
+      {"remoteness zero", [](Doc& d) { d["puzzles"][0]["remoteness"] = 0; },
+       "puzzles[0].remoteness: 0 is out of range"},
+      {"moves to win", [](Doc& d) { d["puzzles"][0]["moves_to_win"] = 5; },
+       "puzzles[0].moves_to_win: is not (remoteness + 1) / 2"},
       {"to_move", [](Doc& d) { d["puzzles"][0]["to_move"] = "black"; },
        "puzzles[0].to_move: 'black' but the position has white to move"},
-      {"to_move value", [](Doc& d) { d["puzzles"][0]["to_move"] = "red"; }, "puzzles[0].to_move: 'red' is not black or white"},
+      {"to_move value", [](Doc& d) { d["puzzles"][0]["to_move"] = "red"; },
+       "puzzles[0].to_move: 'red' is not black or white"},
       {"game", [](Doc& d) { d["game"] = "gonnect"; }, "game: 'gonnect' is not konobi"},
       {"record short", [](Doc& d) { d["puzzles"][0]["record"].erase(d["puzzles"][0]["record"].size() - 1); },
        "puzzles[0].record: does not reach the position"},
-      {"record illegal", [](Doc& d) { d["puzzles"][0]["record"][1] = d["puzzles"][0]["record"][0]; }, "puzzles[0].record: move 2"},
+      {"record illegal", [](Doc& d) { d["puzzles"][0]["record"][1] = d["puzzles"][0]["record"][0]; },
+       "puzzles[0].record: move 2"},
       {"negative count", [](Doc& d) { d["games"] = -1; }, "games: -1 is negative"},
-      {"settings", [](Doc& d) { d["settings"]["min_remoteness"] = 0; }, "settings.min_remoteness: 0 is out of range"},
+      {"settings", [](Doc& d) { d["settings"]["min_remoteness"] = 0; },
+       "settings.min_remoteness: 0 is out of range"},
       {"id", [](Doc& d) { d["puzzles"][2]["id"] = "three"; }, "puzzles[2].id: expected a whole number"},
   };
   for (const Case& c : cases) {
@@ -186,14 +203,15 @@ TEST_CASE("loaders: a puzzle solution on an empty but illegal point is refused",
       found = true;
       Doc d = good;
       d["puzzles"][i]["solution"] = konobi::point_name(5, p);
-      CHECK_THAT(puzzles_refusal(d), Contains("puzzles[" + std::to_string(i) + "].solution: " +
-                                              konobi::point_name(5, p) + " is not legal: "));
+      CHECK_THAT(puzzles_refusal(d), Contains("puzzles[" + std::to_string(i) +
+                                              "].solution: " + konobi::point_name(5, p) + " is not legal: "));
     }
   }
   REQUIRE(found);
 }
 
-TEST_CASE("puzzles --from refuses a file whose size disagrees with its positions", "[loaders][puzzles][cli]") {
+TEST_CASE("puzzles --from refuses a file whose size disagrees with its positions",
+          "[loaders][puzzles][cli]") {
   const konobi_test::TempDir tmp;
   Doc d = shipped("puzzles-5x5.json");
   for (int size : {6, 4, 19}) {

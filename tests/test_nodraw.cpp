@@ -14,8 +14,8 @@
 #include "solver/research/nodraw.h"
 
 using namespace konobi;
-using konobi_test::run_konobi;
 using konobi_ref::RefBoard;
+using konobi_test::run_konobi;
 
 namespace {
 
@@ -184,7 +184,8 @@ TEST_CASE("nodraw: a planted rule bug makes the census find a reachable draw wit
     keep.keep_plies = true;
     keep.max_ply = res.first_draw_ply;
     const ReachableResult kept = reachable_census<AllWeakBarredRules, 1>(n, keep);
-    const std::vector<Move> record = reachable_record<AllWeakBarredRules, 1>(kept, res.first_draw, res.first_draw_ply);
+    const std::vector<Move> record =
+        reachable_record<AllWeakBarredRules, 1>(kept, res.first_draw, res.first_draw_ply);
     REQUIRE(int(record.size()) == res.first_draw_ply);
     const Position<1> end = replay<AllWeakBarredRules>(n, record);
     CHECK(placements_for<AllWeakBarredRules>(end, Black).none());
@@ -213,7 +214,8 @@ TEST_CASE("nodraw: every 3x3 board, by brute force on the reference rules", "[no
     for (int p = 0, x = code; p < 9; ++p, x /= 3) b.cell[p] = ".BW"[x % 3];
     if (ref_has_crosscut(b) || !ref_stuck(b)) continue;
     ++stuck;
-    if (!konobi_ref::ref_has_winning_chain(b, 'B') && !konobi_ref::ref_has_winning_chain(b, 'W')) ++stuck_unwon;
+    if (!konobi_ref::ref_has_winning_chain(b, 'B') && !konobi_ref::ref_has_winning_chain(b, 'W'))
+      ++stuck_unwon;
     // The fact the search prunes with: every empty point of a both-stuck
     // board is a crosscut point for both colours.
     for (int p = 0; p < 9; ++p)
@@ -239,7 +241,8 @@ TEST_CASE("nodraw: every 3x3 board, by brute force on the reference rules", "[no
   CHECK(without.leaves > with.leaves);
 }
 
-TEST_CASE("nodraw: the crosscut-free search finds no counterexample up to 5x5, with or without merging", "[nodraw]") {
+TEST_CASE("nodraw: the crosscut-free search finds no counterexample up to 5x5, with or without merging",
+          "[nodraw]") {
   for (int n : {3, 4, 5}) {
     INFO(n << "x" << n);
     const CrosscutFreeResult merged = crosscut_free_search<KonobiRules, 1>(n);
@@ -283,7 +286,8 @@ TEST_CASE("nodraw: the verify-nodraw command", "[nodraw][cli]") {
   CHECK(ok.out.find("No reachable draw") != std::string::npos);
   CHECK(ok.out.find("No crosscut-free board") != std::string::npos);
 
-  const std::string dir = std::filesystem::temp_directory_path() / ("konobi_nodraw_" + std::to_string(getpid()));
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("konobi_nodraw_" + std::to_string(getpid()));
   const std::string file = dir + "/nodraw-4x4.json";
   const auto js = run_konobi({"verify-nodraw", "--size", "4", "--quiet", "--json", "--out", file});
   REQUIRE(js.exited);
@@ -292,15 +296,16 @@ TEST_CASE("nodraw: the verify-nodraw command", "[nodraw][cli]") {
   CHECK(konobi::read_file(file) == js.out);
   std::filesystem::remove_all(dir);
 
-  const auto partial = run_konobi({"verify-nodraw", "--size", "4", "--mode", "reachable", "--max-ply", "3", "-q"});
+  const auto partial =
+      run_konobi({"verify-nodraw", "--size", "4", "--mode", "reachable", "--max-ply", "3", "-q"});
   CHECK(partial.status == 3);
   CHECK(partial.out.find("INCOMPLETE") != std::string::npos);
 
   for (const std::vector<std::string>& bad : {std::vector<std::string>{"verify-nodraw", "--size", "9"},
-                                               {"verify-nodraw", "--size", "2"},
-                                               {"verify-nodraw", "--size", "6", "--mode", "reachable"},
-                                               {"verify-nodraw", "--size", "4", "--mode", "sideways"},
-                                               {"verify-nodraw"}}) {
+                                              {"verify-nodraw", "--size", "2"},
+                                              {"verify-nodraw", "--size", "6", "--mode", "reachable"},
+                                              {"verify-nodraw", "--size", "4", "--mode", "sideways"},
+                                              {"verify-nodraw"}}) {
     const auto r = run_konobi(bad);
     INFO(r.err);
     REQUIRE(r.exited);

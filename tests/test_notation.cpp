@@ -197,14 +197,17 @@ TEST_CASE("notation: malformed text throws ParseError naming the problem", "[not
   }
   SECTION("unequal row lengths") {
     REQUIRE_THROWS_AS(parse_position("5/4/5/5/5 b"), ParseError);
-    REQUIRE_THROWS_WITH(parse_position("5/4/5/5/5 b"), Contains("row 2 from the top") && Contains("has 4 points"));
-    REQUIRE_THROWS_WITH(parse_position("..../.../... b"), Contains("row 1 from the top") && Contains("has 4 points"));
+    REQUIRE_THROWS_WITH(parse_position("5/4/5/5/5 b"),
+                        Contains("row 2 from the top") && Contains("has 4 points"));
+    REQUIRE_THROWS_WITH(parse_position("..../.../... b"),
+                        Contains("row 1 from the top") && Contains("has 4 points"));
     REQUIRE_THROWS_WITH(parse_position("3//3 b"), Contains("row 2 from the top") && Contains("has 0 points"));
     REQUIRE_THROWS_WITH(parse_position("3/3//3 b"), Contains("4 rows needs 4"));
   }
   SECTION("bad characters") {
     REQUIRE_THROWS_AS(parse_position("..z/.../... b"), ParseError);
-    REQUIRE_THROWS_WITH(parse_position("..z/.../... b"), Contains("'z' is not a point") && Contains("character 3"));
+    REQUIRE_THROWS_WITH(parse_position("..z/.../... b"),
+                        Contains("'z' is not a point") && Contains("character 3"));
     REQUIRE_THROWS_WITH(parse_position(".../.?./... b"), Contains("'?'") && Contains("row 2 from the top"));
     REQUIRE_THROWS_WITH(parse_position("0.../.../... b"), Contains("run of 0"));
     REQUIRE_THROWS_WITH(parse_position("3/3/20 b"), Contains("run of 20"));
@@ -215,7 +218,8 @@ TEST_CASE("notation: malformed text throws ParseError naming the problem", "[not
     REQUIRE_THROWS_WITH(parse_position("3/3/3 bw"), Contains("side to move 'bw'"));
   }
   SECTION("the swap field when the swap is impossible") {
-    const char* bad[] = {"3/3/3 w swap", "3/1B1/3 b swap", "3/1W1/3 w swap", "B2/1B1/3 w swap", "W2/1B1/3 w swap"};
+    const char* bad[] = {"3/3/3 w swap", "3/1B1/3 b swap", "3/1W1/3 w swap", "B2/1B1/3 w swap",
+                         "W2/1B1/3 w swap"};
     for (const char* text : bad) {
       INFO(text);
       REQUIRE_THROWS_AS(parse_position(text), ParseError);
@@ -271,9 +275,9 @@ TEST_CASE("notation: Game rejects illegal moves with RuleError saying why", "[no
     // Designer's example 2: b2 weakly connects to a3 while a2 is free.
     Game5 game = game_from("...../W.W../B.W.B/..B../..BW. b");
     REQUIRE_THROWS_AS(game.play(parse_point(5, "b2")), RuleError);
-    REQUIRE_THROWS_WITH(game.play(parse_point(5, "b2")),
-                        Contains("b2 would weakly connect to a3") && Contains("a2 is a strong connection to a3") &&
-                            Contains("weak-connection rule"));
+    REQUIRE_THROWS_WITH(game.play(parse_point(5, "b2")), Contains("b2 would weakly connect to a3") &&
+                                                             Contains("a2 is a strong connection to a3") &&
+                                                             Contains("weak-connection rule"));
     REQUIRE_NOTHROW(game.play(parse_point(5, "b3")));  // example 1 is legal
 
     // Designer's example 4: b1 weakly connects to c2; c1 and d2 are free.
@@ -290,12 +294,14 @@ TEST_CASE("notation: Game rejects illegal moves with RuleError saying why", "[no
     REQUIRE_THROWS_WITH(game.play(parse_point(5, "b2")), Contains("b2 would form a crosscut"));
     // The same for White: White at b2 next to a1 W with B at a2 and b1.
     Game5 game_w = Game5(from_text<1>(parse_position("...../...../...../B..../WB... w")));
-    REQUIRE_THROWS_WITH(game_w.play(parse_point(5, "b2")), Contains("b2 would form a crosscut") && Contains("White"));
+    REQUIRE_THROWS_WITH(game_w.play(parse_point(5, "b2")),
+                        Contains("b2 would form a crosscut") && Contains("White"));
   }
   SECTION("pass while placements exist") {
     Game5 game = Game5::new_game(5);
     REQUIRE_THROWS_AS(game.play(kPass), RuleError);
-    REQUIRE_THROWS_WITH(game.play(kPass), Contains("pass is not allowed") && Contains("Black has 25 legal placements"));
+    REQUIRE_THROWS_WITH(game.play(kPass),
+                        Contains("pass is not allowed") && Contains("Black has 25 legal placements"));
     game.play(parse_point(5, "c3"));
     game.play(parse_point(5, "b2"));
     REQUIRE_THROWS_WITH(game.play(kPass), Contains("pass is not allowed") && Contains("Black has"));
@@ -339,7 +345,8 @@ TEST_CASE("notation: Game rejects illegal moves with RuleError saying why", "[no
     Game5 game = Game5::new_game(5);
     REQUIRE_THROWS_AS(game.play_record(parse_record(5, "c3 c3")), RuleError);
     Game5 again = Game5::new_game(5);
-    REQUIRE_THROWS_WITH(again.play_record(parse_record(5, "c3 c3")), Contains("move 2 (c3)") && Contains("occupied"));
+    REQUIRE_THROWS_WITH(again.play_record(parse_record(5, "c3 c3")),
+                        Contains("move 2 (c3)") && Contains("occupied"));
   }
 }
 

@@ -60,16 +60,18 @@ TEST_CASE("the paper's pie table counts the openings of each results file", "[pa
   const std::string table = block_in(read_all(kPaper.string()), "pie-table");
   int sizes = 0;
   for (int n = 3; n <= 8; ++n) {
-    const fs::path f = kSource / "results" / ("konobi-" + std::to_string(n) + "x" + std::to_string(n) + ".json");
+    const fs::path f =
+        kSource / "results" / ("konobi-" + std::to_string(n) + "x" + std::to_string(n) + ".json");
     if (!fs::exists(f)) continue;
     const konobi::Results r = konobi::Results::from_json(konobi::read_file(f.string()), f.string());
     int solved = 0, black = 0;
     for (const auto& o : r.openings) solved += o.solved, black += o.solved && o.winner == "black";
     const std::string nn = std::to_string(n) + "x" + std::to_string(n);
     INFO(nn);
-    CHECK_THAT(table, Contains("| " + nn + " | " + std::to_string(solved) + " of " + std::to_string(n * n) + " | " +
-                               std::to_string(black)));
-    CHECK_THAT(table, Contains(std::to_string(solved - black) + " of " + std::to_string(r.complete() ? n * n : solved)));
+    CHECK_THAT(table, Contains("| " + nn + " | " + std::to_string(solved) + " of " + std::to_string(n * n) +
+                               " | " + std::to_string(black)));
+    CHECK_THAT(table, Contains(std::to_string(solved - black) + " of " +
+                               std::to_string(r.complete() ? n * n : solved)));
     ++sizes;
   }
   CHECK(sizes >= 3);

@@ -18,7 +18,6 @@ using konobi_test::to_ref;
 
 namespace {
 
-
 std::string show(const std::vector<uint64_t>& v) {
   std::string s;
   for (uint64_t x : v) {
@@ -44,9 +43,7 @@ std::vector<uint64_t> compare_perft(const konobi::Position<1>& pos, int depth) {
   return eng;
 }
 
-konobi::Position<1> empty_board(int n) {
-  return konobi::Position<1>::empty(konobi::Geometry<1>::get(n));
-}
+konobi::Position<1> empty_board(int n) { return konobi::Position<1>::empty(konobi::Geometry<1>::get(n)); }
 
 }  // namespace
 
@@ -55,7 +52,7 @@ TEST_CASE("perft 3x3 to the end of the game: engine equals reference", "[perft]"
   // no game is longer than 18 moves; depth 18 covers the whole game tree.
   const int depth = 18;
   const std::vector<uint64_t> counts = compare_perft(empty_board(3), depth);
-  CHECK(counts[0] == 9);  // every point is open on the empty board
+  CHECK(counts[0] == 9);          // every point is open on the empty board
   CHECK(counts[depth - 1] == 0);  // the tree is exhausted
 }
 
@@ -124,8 +121,8 @@ TEST_CASE("perft through forced passes (4x4 positions from random play)", "[perf
     CHECK(counts[1] > 0);  // the opponent has a placement after the pass
   }
   // A few moves before such a pass.
-  for (const char* text : {".WWW/BBWB/..../BWBB w", "WB.B/.BWB/...W/BWBW w", "BWWB/BB../...W/BWBW w",
-                           "BWBW/..B./B.WW/B.BW w"}) {
+  for (const char* text :
+       {".WWW/BBWB/..../BWBB w", "WB.B/.BWB/...W/BWBW w", "BWWB/BB../...W/BWBW w", "BWBW/..B./B.WW/B.BW w"}) {
     const auto pos = konobi::from_text<1>(konobi::parse_position(text));
     REQUIRE_FALSE(konobi::has_winning_chain(pos, konobi::Black));
     REQUIRE_FALSE(konobi::has_winning_chain(pos, konobi::White));

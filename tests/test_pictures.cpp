@@ -60,8 +60,8 @@ konobi::Results shipped(int n) {
 
 TEST_CASE("the XML checker itself accepts good documents and refuses broken ones", "[pictures]") {
   CHECK(check_xml("<?xml version=\"1.0\"?>\n<a x=\"1\"><b/><c>t &amp; &#65;</c></a>\n").ok);
-  for (const char* bad : {"<a>", "<a></b>", "<a x=1/>", "<a x=\"1\" x=\"2\"/>", "<a>&nbsp;</a>", "<a>x < y</a>",
-                          "<a/><b/>", "text", "<a x=\"<\"/>", "<a><!-- x -- y --></a>"}) {
+  for (const char* bad : {"<a>", "<a></b>", "<a x=1/>", "<a x=\"1\" x=\"2\"/>", "<a>&nbsp;</a>",
+                          "<a>x < y</a>", "<a/><b/>", "text", "<a x=\"<\"/>", "<a><!-- x -- y --></a>"}) {
     INFO(bad);
     CHECK_FALSE(check_xml(bad).ok);
   }
@@ -107,7 +107,8 @@ TEST_CASE("show --svg and analyze --svg draw the position", "[pictures]") {
   CHECK(count_of(d, "path") == 1 + int(v["illegal"].size()));  // the grid, then one mark per illegal point
 
   const std::string position = "...BB/BBWBB/WWW../WBWB./WBWBW w";
-  const auto a = run_konobi({"analyze", "-p", position, "--remoteness", "--tt-mb", "16", "--svg", tmp / "analyze.svg", "--json"});
+  const auto a = run_konobi(
+      {"analyze", "-p", position, "--remoteness", "--tt-mb", "16", "--svg", tmp / "analyze.svg", "--json"});
   INFO(a.err);
   REQUIRE(a.status == 0);
   const auto ad = check_picture(tmp / "analyze.svg", stones_in(position));
@@ -117,8 +118,9 @@ TEST_CASE("show --svg and analyze --svg draw the position", "[pictures]") {
   for (const auto& m : av["moves"]) wins += m["value"].get<std::string>() == "win";
   // Labels are W or L and the remoteness: "W3", "L2".
   auto is_label = [](const std::string& t) {
-    return t.size() > 1 && (t[0] == 'W' || t[0] == 'L') &&
-           std::all_of(t.begin() + 1, t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return t.size() > 1 && (t[0] == 'W' || t[0] == 'L') && std::all_of(t.begin() + 1, t.end(), [](char c) {
+             return std::isdigit(static_cast<unsigned char>(c));
+           });
   };
   for (const auto& t : ad.text.at("text"))
     if (is_label(t)) ++labels, w += t[0] == 'W';
@@ -139,7 +141,8 @@ TEST_CASE("puzzles --svg-dir draws every puzzle of a collection", "[pictures]") 
     const auto d = check_picture(tmp / ("p/puzzle-" + std::to_string(p.id) + ".svg"), stones_in(p.position));
     CHECK(count_of(d, "path") == 2);  // the grid and the solution's diamond
   }
-  CHECK(std::distance(fs::directory_iterator(tmp.path / "p"), fs::directory_iterator()) == long(set.puzzles.size()));
+  CHECK(std::distance(fs::directory_iterator(tmp.path / "p"), fs::directory_iterator()) ==
+        long(set.puzzles.size()));
 }
 
 TEST_CASE("pie agrees with the results files, and its opening map has no stones", "[pictures][pie]") {
@@ -189,8 +192,8 @@ TEST_CASE("pie agrees with the results files, and its opening map has no stones"
 
 TEST_CASE("pie --all reads every results file and writes one map per size", "[pictures][pie]") {
   TempDir tmp;
-  const auto r = run_konobi({"pie", "--all", "--results", kResults.string(), "--remoteness-nodes", "0", "--svg",
-                             tmp / "maps"});
+  const auto r = run_konobi(
+      {"pie", "--all", "--results", kResults.string(), "--remoteness-nodes", "0", "--svg", tmp / "maps"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   for (int n : {3, 4, 5}) {
@@ -217,7 +220,8 @@ TEST_CASE("pie reports a partially solved file as partial, without a verdict", "
   CHECK(v["second_player_wins"].is_null());
   CHECK(v["openings_solved"].get<long long>() == 12);
   CHECK_THAT(v["verdict"].get<std::string>(), Contains("unknown"));
-  for (const auto& o : v["openings"]) CHECK(o["solved"].get<bool>() == !unsolved.count(o["point"].get<std::string>()));
+  for (const auto& o : v["openings"])
+    CHECK(o["solved"].get<bool>() == !unsolved.count(o["point"].get<std::string>()));
   const auto t = run_konobi({"pie", "--size", "4", "--results", tmp.path.string(), "--svg", tmp / "m.svg"});
   REQUIRE(t.status == 0);
   CHECK_THAT(t.out, Contains("partial: 12 of 16 openings proven"));

@@ -54,7 +54,8 @@ void check_puzzle(int n, const PuzzleEntry& p, std::set<uint64_t>& keys) {
 }
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("konobi_test_" + std::to_string(getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("konobi_test_" + std::to_string(getpid()) + "_" + name))
+      .string();
 }
 
 }  // namespace
@@ -75,10 +76,12 @@ TEST_CASE("shipped puzzle collections: one winning move each, re-proven by alpha
   }
 }
 
-TEST_CASE("puzzles command: mined puzzles check out, and the same seed gives the same puzzles", "[puzzles][cli]") {
+TEST_CASE("puzzles command: mined puzzles check out, and the same seed gives the same puzzles",
+          "[puzzles][cli]") {
   const std::string a = temp_path("a.json"), b = temp_path("b.json");
   for (const auto& out : {a, b}) {
-    const auto r = run_konobi({"puzzles", "--size", "5", "--count", "4", "--seed", "7", "--tt-mb", "16", "--quiet", "--out", out});
+    const auto r = run_konobi(
+        {"puzzles", "--size", "5", "--count", "4", "--seed", "7", "--tt-mb", "16", "--quiet", "--out", out});
     REQUIRE(r.exited);
     REQUIRE(r.status == 0);
     CHECK(r.out.find("Solutions:") != std::string::npos);

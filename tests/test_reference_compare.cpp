@@ -22,7 +22,6 @@ using konobi_test::to_ref;
 
 namespace {
 
-
 template <int W>
 std::vector<int> to_vector(const konobi::Bitboard<W>& b) {
   std::vector<int> v;
@@ -86,8 +85,8 @@ void compare_legality(const konobi::Position<W>& pos, const RefBoard& board, kon
   const std::vector<int> eng = to_vector(konobi::konobi_legality(pos, c).legal);
   const std::vector<int> ref = ref_legal(rb);
   if (eng != ref) {
-    mm.add(text() + " [" + konobi::color_name(c) + "]: engine legal {" + list_points(n, eng) + "} reference {" +
-           list_points(n, ref) + "}");
+    mm.add(text() + " [" + konobi::color_name(c) + "]: engine legal {" + list_points(n, eng) +
+           "} reference {" + list_points(n, ref) + "}");
     return;
   }
   // Every illegal empty point: explain_point must name a reason the reference
@@ -98,7 +97,8 @@ void compare_legality(const konobi::Position<W>& pos, const RefBoard& board, kon
     const auto where = [&] { return text() + " [" + konobi::color_name(c) + "] " + ref_point_name(n, p); };
     if (ref_is_crosscut(rb, p, rb.to_move)) {
       ++st.crosscut_illegal;
-      if (v.kind != konobi::PointVerdict::Crosscut) mm.add(where() + ": reference crosscut, explain_point says otherwise");
+      if (v.kind != konobi::PointVerdict::Crosscut)
+        mm.add(where() + ": reference crosscut, explain_point says otherwise");
       continue;
     }
     ++st.weak_illegal;
@@ -110,8 +110,8 @@ void compare_legality(const konobi::Position<W>& pos, const RefBoard& board, kon
     const bool orth = std::abs(s % n - x % n) + std::abs(s / n - x / n) == 1;
     if (rb.cell[s] != rb.to_move || !ref_weakly_connected(rb, p, s, rb.to_move) || !orth ||
         !ref_free(rb, x, rb.to_move))
-      mm.add(where() + ": explain_point stone " + ref_point_name(n, s) + " alternative " + ref_point_name(n, x) +
-             " is not a valid reason");
+      mm.add(where() + ": explain_point stone " + ref_point_name(n, s) + " alternative " +
+             ref_point_name(n, x) + " is not a valid reason");
   }
 }
 
@@ -125,8 +125,8 @@ std::vector<int> check_position(const konobi::Position<W>& pos, Mismatches& mm, 
     const bool eng = konobi::has_winning_chain(pos, c);
     const bool ref = ref_has_winning_chain(rb, c == konobi::Black ? 'B' : 'W');
     if (eng != ref)
-      mm.add(ref_to_string(rb) + ": has_winning_chain(" + konobi::color_name(c) + ") engine " + std::to_string(eng) +
-             " reference " + std::to_string(ref));
+      mm.add(ref_to_string(rb) + ": has_winning_chain(" + konobi::color_name(c) + ") engine " +
+             std::to_string(eng) + " reference " + std::to_string(ref));
   }
   compare_legality(pos, rb, konobi::Black, mm, st);
   compare_legality(pos, rb, konobi::White, mm, st);
@@ -143,8 +143,8 @@ std::vector<int> check_position(const konobi::Position<W>& pos, Mismatches& mm, 
     rb.cell[p] = '.';
     const bool eng = konobi::konobi_wins_by(pos, p);
     if (eng != ref)
-      mm.add(ref_to_string(rb) + " " + ref_point_name(n, p) + ": konobi_wins_by " + std::to_string(eng) + " reference " +
-             std::to_string(ref));
+      mm.add(ref_to_string(rb) + " " + ref_point_name(n, p) + ": konobi_wins_by " + std::to_string(eng) +
+             " reference " + std::to_string(ref));
   }
   return legal;
 }
@@ -196,7 +196,8 @@ void random_game(int n, std::mt19937_64& rng, int policy, Mismatches& mm, Stats&
         bool near = false;
         for (int dc = -1; dc <= 1; ++dc)
           for (int dr = -1; dr <= 1; ++dr)
-            if (c + dc >= 0 && r + dr >= 0 && c + dc < n && r + dr < n && occ.test((r + dr) * n + c + dc)) near = true;
+            if (c + dc >= 0 && r + dr >= 0 && c + dc < n && r + dr < n && occ.test((r + dr) * n + c + dc))
+              near = true;
         if (near) choices.push_back(p);
       }
     }
@@ -228,11 +229,14 @@ Stats run_size(int n, int games, uint64_t seed) {
   });
   INFO(n << "x" << n << ": " << games << " games, " << st.positions << " positions, " << st.placements_checked
          << " placements checked for wins, " << st.wins << " wins, " << st.passes << " passes, "
-         << st.weak_illegal << " weak-illegal and " << st.crosscut_illegal << " crosscut-illegal points explained");
+         << st.weak_illegal << " weak-illegal and " << st.crosscut_illegal
+         << " crosscut-illegal points explained");
   INFO(mm.report());
   CHECK(mm.count == 0);
   CHECK(st.wins == games - st.double_pass);  // every game ended with a win (or a reported double pass)
-  if (st.double_pass) WARN(st.double_pass << " game(s) on " << n << "x" << n << " reached a position where neither side can place");
+  if (st.double_pass)
+    WARN(st.double_pass << " game(s) on " << n << "x" << n
+                        << " reached a position where neither side can place");
   CHECK(st.weak_illegal > 0);  // the rule under test was exercised
   return st;
 }
@@ -256,7 +260,8 @@ TEST_CASE("engine matches reference in random games, sizes 9 and 11 (two words)"
   run_size(11, 30, 0x5eed0011);
 }
 
-TEST_CASE("engine matches reference in random games, sizes 13 and 19 (four and six words)", "[reference][random]") {
+TEST_CASE("engine matches reference in random games, sizes 13 and 19 (four and six words)",
+          "[reference][random]") {
   REQUIRE(konobi::words_for_size(13) == 4);
   REQUIRE(konobi::words_for_size(19) == 6);
   run_size(13, 10, 0x5eed0013);

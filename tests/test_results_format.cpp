@@ -87,7 +87,8 @@ TEST_CASE("corrupt results files are refused", "[solver]") {
   SECTION("not JSON") {
     CHECK_THROWS_AS(konobi::Results::from_json("this is not json", "x.json"), std::runtime_error);
     CHECK_THROWS_AS(konobi::Results::from_json("", "x.json"), std::runtime_error);
-    CHECK_THROWS_AS(konobi::Results::from_json(std::string("\0\1\2garbage", 10), "x.json"), std::runtime_error);
+    CHECK_THROWS_AS(konobi::Results::from_json(std::string("\0\1\2garbage", 10), "x.json"),
+                    std::runtime_error);
   }
   SECTION("truncated") {
     for (size_t cut : {json.size() / 3, json.size() / 2, json.size() - 2}) {
@@ -129,6 +130,7 @@ TEST_CASE("corrupt results files are refused", "[solver]") {
     CHECK_THROWS_WITH(konobi::Results::from_json(r.to_json(), "x.json"), Contains("openings"));
   }
   SECTION("the message names the file") {
-    CHECK_THROWS_WITH(konobi::Results::from_json("{", "results/konobi-5x5.json"), Contains("results/konobi-5x5.json"));
+    CHECK_THROWS_WITH(konobi::Results::from_json("{", "results/konobi-5x5.json"),
+                      Contains("results/konobi-5x5.json"));
   }
 }

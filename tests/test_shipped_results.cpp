@@ -47,7 +47,8 @@ TEST_CASE("shipped 3x3 and 4x4 proofs pass the checker, and a tampered one fails
 }
 
 TEST_CASE("shipped 5x5 proof of the smallest class passes the checker", "[shipped]") {
-  const konobi::ProofCheck c = konobi::check_proof(decompress(kResults / "proofs-5x5" / "konobi-5x5-c1.proof.xz"));
+  const konobi::ProofCheck c =
+      konobi::check_proof(decompress(kResults / "proofs-5x5" / "konobi-5x5-c1.proof.xz"));
   INFO(c.message);
   REQUIRE(c.ok);
   CHECK(c.winner == "white");
@@ -73,12 +74,13 @@ TEST_CASE("shipped 3x3 and 4x4 results agree with alpha-beta on every opening", 
   }
 }
 
-TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same opening and winner", "[shipped]") {
+TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same opening and winner",
+          "[shipped]") {
   // The proofs themselves take minutes to check (`konobi verify-proof
   // results/proofs-6x6/*.xz`, docs/SOLVER.md); here only their headers,
   // which the checker holds a proof to, are matched against the results.
-  const konobi::Results r =
-      konobi::Results::from_json(konobi::read_file((kResults / "konobi-6x6.json").string()), "konobi-6x6.json");
+  const konobi::Results r = konobi::Results::from_json(
+      konobi::read_file((kResults / "konobi-6x6.json").string()), "konobi-6x6.json");
   const auto& g = konobi::Geometry<1>::get(6);
   int proven = 0;
   for (int p = 0; p < g.cells; ++p) {
@@ -97,5 +99,6 @@ TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same 
     CHECK(head.find("winner " + o.winner + "\n") != std::string::npos);
     CHECK(head.find("entries " + std::to_string(o.proof_size) + "\n") != std::string::npos);
   }
-  CHECK(proven == int(std::distance(fs::directory_iterator(kResults / "proofs-6x6"), fs::directory_iterator{})));
+  CHECK(proven ==
+        int(std::distance(fs::directory_iterator(kResults / "proofs-6x6"), fs::directory_iterator{})));
 }

@@ -104,7 +104,8 @@ std::vector<std::string> files_in(const std::string& dir) {
 TEST_CASE("solve --size 4 writes a complete results file that matches alpha-beta", "[cli]") {
   TempDir dir;
   const std::string out = dir / "r.json";
-  const Run r = run_konobi({"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16", "--threads", "2"}, kGuard);
+  const Run r = run_konobi(
+      {"solve", "--size", "4", "--out", out, "--quiet", "--tt-mb", "16", "--threads", "2"}, kGuard);
   require_status(r, 0);
   CHECK_THAT(r.out, Contains("White (second player) wins") || Contains("Black (first player) wins"));
   const std::string json = slurp(out);
@@ -140,7 +141,9 @@ TEST_CASE("solve --size 4 writes a complete results file that matches alpha-beta
 TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered ones it rejects", "[cli]") {
   TempDir dir;
   const std::string proofs = dir / "p";
-  const Run r = run_konobi({"solve", "--size", "4", "--out", dir / "r.json", "--quiet", "--tt-mb", "16", "--proof", proofs}, kGuard);
+  const Run r = run_konobi(
+      {"solve", "--size", "4", "--out", dir / "r.json", "--quiet", "--tt-mb", "16", "--proof", proofs},
+      kGuard);
   require_status(r, 0);
   const auto files = files_in(proofs);
   const size_t classes = konobi::opening_classes(konobi::Geometry<1>::get(4)).size();
@@ -230,7 +233,8 @@ TEST_CASE("a solve resumed from a partial results file reaches the same verdicts
     REQUIRE_FALSE(partial.complete());
     spit(b, partial.to_json());
     REQUIRE_FALSE(load(b).complete());
-    const Run r = run_konobi({"solve", "--size", "4", "--out", b, "--resume", "--tt-mb", "16", "--threads", "1"}, kGuard);
+    const Run r = run_konobi(
+        {"solve", "--size", "4", "--out", b, "--resume", "--tt-mb", "16", "--threads", "1"}, kGuard);
     require_status(r, 0);
     CHECK_THAT(r.err, Contains("resuming"));
     const konobi::Results resumed = load(b);
@@ -242,9 +246,10 @@ TEST_CASE("a solve resumed from a partial results file reaches the same verdicts
   SECTION("--openings solves only the classes named, and --resume the rest") {
     const auto& g = konobi::Geometry<1>::get(4);
     // d2 and a3 name the classes of a2 and a2 again (one class), b1 that of b1.
-    require_status(run_konobi({"solve", "--size", "4", "--out", b, "--quiet", "--tt-mb", "16", "--openings", "d2,b1,a3"},
-                              kGuard),
-                   0);
+    require_status(
+        run_konobi({"solve", "--size", "4", "--out", b, "--quiet", "--tt-mb", "16", "--openings", "d2,b1,a3"},
+                   kGuard),
+        0);
     const konobi::Results some = load(b);
     REQUIRE_FALSE(some.complete());
     int solved = 0;
@@ -259,18 +264,22 @@ TEST_CASE("a solve resumed from a partial results file reaches the same verdicts
       }
     }
     CHECK(solved == 8);
-    require_status(run_konobi({"solve", "--size", "4", "--out", b, "--resume", "--quiet", "--tt-mb", "16"}, kGuard), 0);
+    require_status(
+        run_konobi({"solve", "--size", "4", "--out", b, "--resume", "--quiet", "--tt-mb", "16"}, kGuard), 0);
     const konobi::Results rest = load(b);
     CHECK(rest.complete());
     require_same_openings(full, rest);
   }
   SECTION("a run stopped with SIGINT (or one that finished first)") {
-    const Run r = run_konobi({"solve", "--size", "4", "--out", c, "--tt-mb", "1", "--threads", "1", "--no-symmetry", "--no-eval"},
-                         "timeout --preserve-status -s INT 0.3 ");
+    const Run r = run_konobi(
+        {"solve", "--size", "4", "--out", c, "--tt-mb", "1", "--threads", "1", "--no-symmetry", "--no-eval"},
+        "timeout --preserve-status -s INT 0.3 ");
     require_no_crash(r, true);
     CHECK((r.status == 0 || r.status == 130));
     if (fs::exists(c)) CHECK_THAT(slurp(c), Contains("\"schema\""));
-    const Run r2 = run_konobi({"solve", "--size", "4", "--out", c, "--resume", "--tt-mb", "1", "--threads", "1", "--quiet"}, kGuard);
+    const Run r2 = run_konobi(
+        {"solve", "--size", "4", "--out", c, "--resume", "--tt-mb", "1", "--threads", "1", "--quiet"},
+        kGuard);
     require_status(r2, 0);
     const konobi::Results resumed = load(c);
     CHECK(resumed.complete());
@@ -282,8 +291,9 @@ TEST_CASE("a class given up keeps its effort on record, and a resumed attempt ad
   // The 5x5 corner takes seconds: a limit of 1 s always gives it up.
   TempDir dir;
   const std::string out = dir / "effort.json";
-  const std::vector<std::string> args = {"solve",     "--size",  "5",       "--openings", "a1", "--class-limit", "1",
-                                         "--threads", "1",       "--tt-mb", "16",         "--out", out};
+  const std::vector<std::string> args = {"solve", "--size",    "5", "--openings", "a1", "--class-limit",
+                                         "1",     "--threads", "1", "--tt-mb",    "16", "--out",
+                                         out};
   const Run first = run_konobi(args, kGuard);
   require_status(first, 0);
   CHECK_THAT(first.out, Contains("Not proven: a1 after"));
@@ -322,7 +332,7 @@ TEST_CASE("solve stops cleanly on SIGINT, saves, and resumes from the saved file
   TempDir dir;
   const std::string out = dir / "r5.json";
   const Run first = run_konobi({"solve", "--size", "5", "--tt-mb", "64", "--threads", "2", "--out", out},
-                           "timeout --preserve-status -s INT 1.5 ");
+                               "timeout --preserve-status -s INT 1.5 ");
   require_no_crash(first, true);
   INFO("stderr: " << first.err);
   REQUIRE((first.status == 130 || first.status == 0));
@@ -342,8 +352,9 @@ TEST_CASE("solve stops cleanly on SIGINT, saves, and resumes from the saved file
   }
   CHECK(saved.seconds > 0);
 
-  const Run second = run_konobi({"solve", "--size", "5", "--tt-mb", "64", "--threads", "2", "--out", out, "--resume"},
-                            "timeout --preserve-status -s INT 1.5 ");
+  const Run second =
+      run_konobi({"solve", "--size", "5", "--tt-mb", "64", "--threads", "2", "--out", out, "--resume"},
+                 "timeout --preserve-status -s INT 1.5 ");
   require_no_crash(second, true);
   INFO("stderr (resumed): " << second.err);
   REQUIRE((second.status == 130 || second.status == 0));
@@ -378,13 +389,15 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
     CHECK_FALSE(fs::exists(out));
   }
   SECTION("a replay budget out of range") {
-    require_usage_error(run_konobi({"solve", "--size", "4", "--simulation", "-1", "--out", out}), "--simulation");
+    require_usage_error(run_konobi({"solve", "--size", "4", "--simulation", "-1", "--out", out}),
+                        "--simulation");
     require_usage_error(run_konobi({"bench", "--simulation", "100001"}), "--simulation");
     CHECK_FALSE(fs::exists(out));
   }
   SECTION("--openings with a point that is not one") {
     require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "b1,e5", "--out", out}), "e5");
-    require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "b1,,c2", "--out", out}), "--openings");
+    require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "b1,,c2", "--out", out}),
+                        "--openings");
     require_usage_error(run_konobi({"solve", "--size", "4", "--openings", "", "--out", out}), "--openings");
     CHECK_FALSE(fs::exists(out));
   }
@@ -399,7 +412,8 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
     // more than is available, and perhaps less than the kernel would map.
     const size_t mib = konobi::available_memory_bytes() >> 20;
     REQUIRE(mib > 0);
-    const Run r = run_konobi({"solve", "--size", "4", "--tt-mb", std::to_string(2 * (mib + 1)), "--out", out});
+    const Run r =
+        run_konobi({"solve", "--size", "4", "--tt-mb", std::to_string(2 * (mib + 1)), "--out", out});
     require_status(r, 2);
     CHECK_THAT(r.err, Contains("available") && Contains("--tt-mb"));
     CHECK_FALSE(fs::exists(out));
@@ -436,9 +450,7 @@ TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
     require_status(run_konobi({"verify-proof", dir / "empty.proof"}), 1);
     require_status(run_konobi({"verify-proof", dir.path}), 1);
   }
-  SECTION("verify-proof with no file") {
-    require_usage_error(run_konobi({"verify-proof"}), "proof file");
-  }
+  SECTION("verify-proof with no file") { require_usage_error(run_konobi({"verify-proof"}), "proof file"); }
 }
 
 TEST_CASE("bench -p solves the given positions and refuses ones it cannot", "[cli]") {
@@ -463,7 +475,8 @@ TEST_CASE("play with the solver on both sides: the second player wins, as the pi
   // 3x3 has winning openings (White swaps after them), 4x4 has none (White
   // keeps White); either way the solve says the second player wins.
   for (const char* size : {"3", "4"}) {
-    const Run r = run_konobi({"play", "--size", size, "--black", "solver", "--white", "solver", "--think", "60"}, kGuard);
+    const Run r = run_konobi(
+        {"play", "--size", size, "--black", "solver", "--white", "solver", "--think", "60"}, kGuard);
     require_status(r, 0);
     REQUIRE_THAT(r.out, Catch::Contains("(second player) wins"));
     REQUIRE_THAT(r.out, Catch::Contains("has a proven win"));

@@ -171,10 +171,13 @@ void check_explanations(const Position<W>& pos) {
         REQUIRE(std::abs(g.col(v.stone) - g.col(p)) == 1);
         REQUIRE(std::abs(g.row(v.stone) - g.row(p)) == 1);
         REQUIRE(L.free.test(v.alternative));
-        REQUIRE(std::abs(g.col(v.stone) - g.col(v.alternative)) + std::abs(g.row(v.stone) - g.row(v.alternative)) == 1);
+        REQUIRE(std::abs(g.col(v.stone) - g.col(v.alternative)) +
+                    std::abs(g.row(v.stone) - g.row(v.alternative)) ==
+                1);
       }
     });
-    pos.occupied().for_each([&](int p) { REQUIRE(explain_point(pos, Color(c), p).kind == PointVerdict::Occupied); });
+    pos.occupied().for_each(
+        [&](int p) { REQUIRE(explain_point(pos, Color(c), p).kind == PointVerdict::Occupied); });
   }
 }
 
@@ -257,10 +260,10 @@ TEST_CASE("symmetry: geometry maps are permutations matching their description",
           REQUIRE((image(g, g.edge_lo[c], s) | image(g, g.edge_hi[c], s)) == (g.edge_lo[tc] | g.edge_hi[tc]));
         }
       }
-      REQUIRE(g.sym[0][g.point(1, 0)] == g.point(1, 0));            // identity
-      REQUIRE(g.sym[1][g.point(0, 0)] == g.point(n - 1, 0));        // column mirror
-      REQUIRE(g.sym[2][g.point(0, 0)] == g.point(0, n - 1));        // row mirror
-      REQUIRE(g.sym[4][g.point(1, 0)] == g.point(0, 1));            // transpose
+      REQUIRE(g.sym[0][g.point(1, 0)] == g.point(1, 0));      // identity
+      REQUIRE(g.sym[1][g.point(0, 0)] == g.point(n - 1, 0));  // column mirror
+      REQUIRE(g.sym[2][g.point(0, 0)] == g.point(0, n - 1));  // row mirror
+      REQUIRE(g.sym[4][g.point(1, 0)] == g.point(0, 1));      // transpose
     });
   }
 }
@@ -274,9 +277,7 @@ TEST_CASE("symmetry: random positions on 9x9 and 13x13", "[symmetry]") {
   run_size<4>(13, 2013, 3);
 }
 
-TEST_CASE("symmetry: random positions on 19x19", "[symmetry]") {
-  run_size<6>(19, 2019, 1);
-}
+TEST_CASE("symmetry: random positions on 19x19", "[symmetry]") { run_size<6>(19, 2019, 1); }
 
 TEST_CASE("symmetry: designer's example positions", "[symmetry]") {
   // Worked examples from docs/RULES.md: their images keep the verdicts.
@@ -288,17 +289,26 @@ TEST_CASE("symmetry: designer's example positions", "[symmetry]") {
   };
   auto pt = [&](int col, int row) { return g.point(col, row - 1); };
   // ...../W.W../B.W.B/..B../..BW. b
-  const Position<1> first = build({{pt(0, 4), White}, {pt(2, 4), White}, {pt(0, 3), Black}, {pt(2, 3), White},
-                                   {pt(4, 3), Black}, {pt(2, 2), Black}, {pt(2, 1), Black}, {pt(3, 1), White}});
+  const Position<1> first = build({{pt(0, 4), White},
+                                   {pt(2, 4), White},
+                                   {pt(0, 3), Black},
+                                   {pt(2, 3), White},
+                                   {pt(4, 3), Black},
+                                   {pt(2, 2), Black},
+                                   {pt(2, 1), Black},
+                                   {pt(3, 1), White}});
   // ...../...../..W../W.B../B.... b
-  const Position<1> second = build({{pt(2, 3), White}, {pt(0, 2), White}, {pt(2, 2), Black}, {pt(0, 1), Black}});
+  const Position<1> second =
+      build({{pt(2, 3), White}, {pt(0, 2), White}, {pt(2, 2), Black}, {pt(0, 1), Black}});
   struct Case {
     const Position<1>* pos;
     int point;
     bool legal;
   };
-  const Case cases[] = {{&first, pt(1, 3), true}, {&first, pt(1, 2), false},
-                        {&second, pt(1, 2), true}, {&second, pt(1, 1), false}};
+  const Case cases[] = {{&first, pt(1, 3), true},
+                        {&first, pt(1, 2), false},
+                        {&second, pt(1, 2), true},
+                        {&second, pt(1, 1), false}};
   for (const Case& c : cases) {
     REQUIRE(konobi_legal_placements(*c.pos).test(c.point) == c.legal);
     for (int s = 0; s < kSymmetries; ++s) {

@@ -40,7 +40,8 @@ TEST_CASE("a transposition table too small for one bucket is refused", "[solver]
   CHECK_THROWS_AS(konobi::TranspositionTable(0.00001), std::invalid_argument);
   CHECK_THROWS_AS(konobi::TranspositionTable(0), std::invalid_argument);
   CHECK_THROWS_AS(konobi::TranspositionTable(-1), std::invalid_argument);
-  CHECK_THROWS_AS(konobi::TranspositionTable(std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
+  CHECK_THROWS_AS(konobi::TranspositionTable(std::numeric_limits<double>::quiet_NaN()),
+                  std::invalid_argument);
   // One bucket (64 bytes) is enough.
   konobi::TranspositionTable one(64.0 / (1024 * 1024));
   CHECK(one.buckets() == 1);

@@ -18,7 +18,7 @@ struct XmlDoc {
   bool ok = false;
   std::string error;
   std::string root;
-  std::map<std::string, int> elements;                 // count per element name
+  std::map<std::string, int> elements;                   // count per element name
   std::map<std::string, std::vector<std::string>> text;  // text content per element name
 };
 
@@ -36,9 +36,7 @@ class XmlChecker {
       misc();
       if (i_ != s_.size()) fail("content after the root element");
       d.ok = true;
-    } catch (const std::string& e) {
-      d.error = e + " at byte " + std::to_string(i_);
-    }
+    } catch (const std::string& e) { d.error = e + " at byte " + std::to_string(i_); }
     return d;
   }
 
@@ -52,7 +50,9 @@ class XmlChecker {
   void space() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
-  static bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
+  static bool name_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':';
+  }
   static bool name_char(char c) {
     return name_start(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.';
   }
@@ -95,7 +95,8 @@ class XmlChecker {
       const std::string digits = r.substr(hex ? 2 : 1);
       if (digits.empty()) fail("empty character reference");
       for (char c : digits)
-        if (!(hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c))))
+        if (!(hex ? std::isxdigit(static_cast<unsigned char>(c))
+                  : std::isdigit(static_cast<unsigned char>(c))))
           fail("bad character reference");
       return "?";
     }

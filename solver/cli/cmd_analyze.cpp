@@ -35,10 +35,13 @@ std::pair<bool, int> order_moves(std::vector<MoveValue>& values) {
   for (const MoveValue& v : values) wins |= v.wins;
   for (const MoveValue& v : values)
     if (v.wins == wins && v.remoteness >= 0)
-      best_remote = best_remote < 0 ? v.remoteness : wins ? std::min(best_remote, v.remoteness) : std::max(best_remote, v.remoteness);
+      best_remote = best_remote < 0 ? v.remoteness
+                    : wins          ? std::min(best_remote, v.remoteness)
+                                    : std::max(best_remote, v.remoteness);
   std::sort(values.begin(), values.end(), [&](const MoveValue& a, const MoveValue& b) {
     if (a.wins != b.wins) return a.wins;
-    if (a.remoteness != b.remoteness) return a.wins ? a.remoteness < b.remoteness : a.remoteness > b.remoteness;
+    if (a.remoteness != b.remoteness)
+      return a.wins ? a.remoteness < b.remoteness : a.remoteness > b.remoteness;
     return a.move < b.move;
   });
   return {wins, best_remote};
@@ -47,8 +50,8 @@ std::pair<bool, int> order_moves(std::vector<MoveValue>& values) {
 // The analysis as a picture: each legal point tinted by the colour that wins
 // after the move there, labelled W (the mover wins) or L, with the
 // remoteness when known.
-SvgBoard analysis_svg(const Position<1>& pos, const std::vector<MoveValue>& values, bool wins, bool remoteness,
-                      int best_remote) {
+SvgBoard analysis_svg(const Position<1>& pos, const std::vector<MoveValue>& values, bool wins,
+                      bool remoteness, int best_remote) {
   SvgBoard b;
   b.n = pos.size();
   for (int p = 0; p < pos.g->cells; ++p) b.cells.push_back(pos.at(p));
@@ -57,14 +60,16 @@ SvgBoard analysis_svg(const Position<1>& pos, const std::vector<MoveValue>& valu
     if (v.move < 0) continue;
     const Color winner = v.wins ? pos.to_move : Color(1 - pos.to_move);
     b.values[v.move].side = winner == Black ? SvgValue::Black : SvgValue::White;
-    b.values[v.move].text = std::string(v.wins ? "W" : "L") + (v.remoteness >= 0 ? std::to_string(v.remoteness) : "");
+    b.values[v.move].text =
+        std::string(v.wins ? "W" : "L") + (v.remoteness >= 0 ? std::to_string(v.remoteness) : "");
   }
   b.title = std::string(color_name(pos.to_move)) + " to move " + (wins ? "wins" : "loses") +
             (remoteness ? " in " + std::to_string(best_remote) + " plies" : "");
   b.notes.push_back("Each legal point: W the move wins, L it loses" +
                     std::string(remoteness ? ", with the plies to the end" : "") + ".");
   b.notes.push_back("Tint: the colour that wins after the move.");
-  if (values.size() == 1 && values[0].move == kPass) b.notes.push_back("No legal placement: the mover passes.");
+  if (values.size() == 1 && values[0].move == kPass)
+    b.notes.push_back("No legal placement: the mover passes.");
   b.notes.push_back(format_position(to_text(pos)));
   return b;
 }
@@ -133,7 +138,8 @@ int analyze(const GameInput& input, const typename Game::Rules::Variant& variant
   solve_game_position<Game, 1>(root, tt, opt, threads, &stop_requested());
   const std::vector<Move> pv = game_principal_variation<Game, 1>(root, tt, opt.symmetry, 4 * pos.g->cells);
   const char* side = pos.to_move == Black ? "black" : "white";
-  if (!svg.empty()) write_file_atomically(svg, render_svg(analysis_svg(pos, values, wins, remoteness, best_remote)));
+  if (!svg.empty())
+    write_file_atomically(svg, render_svg(analysis_svg(pos, values, wins, remoteness, best_remote)));
   if (json) {
     Json j = game_fields();
     j["size"] = n;
@@ -181,23 +187,27 @@ int cmd_analyze(const Args& args) {
   int threads = 1;
   input.add_options(opts, positional);
   choice.add_options(opts, "superko");
+  // clang-format off
   opts.add_options()
     ("remoteness,r", po::bool_switch(&remoteness), "also compute plies to the end under perfect play (alpha-beta)")
     ("tt-mb", po::value<double>(&tt_mb)->default_value(256), "transposition table size in MiB")
     ("threads,t", po::value<int>(&threads)->default_value(1), "search threads")
     ("json", po::bool_switch(&json), "print JSON")
     ("svg", po::value<std::string>(&svg), "also draw the analysis to this SVG file: each legal point's value");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("analyze", "[--game G] [--size N | --position P] [MOVE...] [--remoteness] [--json] [--svg FILE]",
-                         args, opts, vm, &positional))
+  if (parse_command_line(
+          "analyze", "[--game G] [--size N | --position P] [MOVE...] [--remoteness] [--json] [--svg FILE]",
+          args, opts, vm, &positional))
     return 0;
   if (input.board_size() > 8) throw UsageError("analyze searches boards up to 8x8");
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
   choice.check(vm);
   if (choice.gonnect()) {
     if (choice.variant().ko != KoRule::Superko)
-      throw UsageError("analyze needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever "
-                       "and the rules give no result for an endless game, so positions have no proven value");
+      throw UsageError(
+          "analyze needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever "
+          "and the rules give no result for an endless game, so positions have no proven value");
     return analyze<GonnectSearch>(input, choice.variant(), remoteness, json, tt_mb, threads, svg);
   }
   return analyze<KonobiSearch>(input, {}, remoteness, json, tt_mb, threads, svg);

@@ -22,34 +22,39 @@ namespace {
 // Positions: every 4x4 opening class, two 5x5 openings, and 5x5 middle
 // games small enough for alpha-beta too.
 const char* const kBenchPositions[] = {
-    "..../..../..../B... w", "..../..../..../.B.. w", "..../..../B.../.... w", "..../..../.B../.... w",
-    "...../...../..B../...../..... w", "...../...../...../...../..B.. w",
+    "..../..../..../B... w",           "..../..../..../.B.. w",           "..../..../B.../.... w",
+    "..../..../.B../.... w",           "...../...../..B../...../..... w", "...../...../...../...../..B.. w",
     "...../...../.WB../.BBW./..... w", "...../...W./.WB../.BBW./..... b", "...../...B./..W../.BWB./..... w",
 };
 // Gonnect (superko, either pair of edges): every 4x4 opening class and two
 // of the 5x5 middle games above, each started as a diagram (no earlier
 // boards); the third takes minutes in Gonnect.
 const char* const kGonnectBenchPositions[] = {
-    "..../..../..../B... w", "..../..../..../.B.. w", "..../..../B.../.... w", "..../..../.B../.... w",
-    "...../...../.WB../.BBW./..... w", "...../...W./.WB../.BBW./..... b",
+    "..../..../..../B... w", "..../..../..../.B.. w",           "..../..../B.../.... w",
+    "..../..../.B../.... w", "...../...../.WB../.BBW./..... w", "...../...W./.WB../.BBW./..... b",
 };
 
 template <class Game>
-int bench(const std::vector<std::string>& positions, const typename Game::Rules::Variant& variant, DfpnOptions opt,
-          double tt_mb, int threads, bool alphabeta) {
+int bench(const std::vector<std::string>& positions, const typename Game::Rules::Variant& variant,
+          DfpnOptions opt, double tt_mb, int threads, bool alphabeta) {
   using Rules = typename Game::Rules;
   uint64_t total = 0, ab_total = 0;
   double secs = 0, ab_secs = 0;
   int disagreements = 0;
   for (const std::string& text : positions) {
     const PositionText t = parse_position(text);
-    if (t.n > 8) throw UsageError("bench solves boards up to 8x8, not " + std::to_string(t.n) + "x" + std::to_string(t.n));
+    if (t.n > 8)
+      throw UsageError("bench solves boards up to 8x8, not " + std::to_string(t.n) + "x" +
+                       std::to_string(t.n));
     const auto pos = Rules::start(from_text<1>(t, &Rules::template geometry<1>(t.n, variant)), variant);
     // A finished game is not searched (the search takes its position to be
     // in play): the same referee as analyze says who has won.
     if (const konobi::Game<Rules, 1> game(pos); game.over()) {
-      std::cout << std::left << std::setw(34) << text << color_name(Color(game.winner())) << " has already won"
-                << std::right << (game.ended_without_move() ? " (" + std::string(color_name(Color(t.to_move))) + " cannot move)" : "")
+      std::cout << std::left << std::setw(34) << text << color_name(Color(game.winner()))
+                << " has already won" << std::right
+                << (game.ended_without_move()
+                        ? " (" + std::string(color_name(Color(t.to_move))) + " cannot move)"
+                        : "")
                 << "\n";
       continue;
     }
@@ -59,8 +64,9 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     total += r.nodes;
     secs += s;
-    std::cout << std::left << std::setw(34) << text << (r.mover_wins ? "mover wins " : "mover loses") << std::right
-              << std::setw(12) << r.nodes << " nodes " << std::fixed << std::setprecision(3) << std::setw(8) << s << " s";
+    std::cout << std::left << std::setw(34) << text << (r.mover_wins ? "mover wins " : "mover loses")
+              << std::right << std::setw(12) << r.nodes << " nodes " << std::fixed << std::setprecision(3)
+              << std::setw(8) << s << " s";
     if (alphabeta) {
       AlphaBeta<1, Game> ab(22);
       // Gonnect's alpha-beta keys carry the history and so miss most
@@ -70,30 +76,33 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
       int wins = -1;
       try {
         wins = ab.wins(pos);
-      } catch (const SearchStopped&) {
-      }
+      } catch (const SearchStopped&) {}
       const double as = std::chrono::duration<double>(std::chrono::steady_clock::now() - a0).count();
       ab_total += ab.nodes();
       ab_secs += as;
       disagreements += wins >= 0 && wins != r.mover_wins;
       std::cout << " | alpha-beta "
-                << (wins < 0 ? "gave up" : wins == r.mover_wins ? "agrees" : "DISAGREES") << std::setw(12)
-                << ab.nodes() << " nodes " << std::setw(8) << as << " s";
+                << (wins < 0               ? "gave up"
+                    : wins == r.mover_wins ? "agrees"
+                                           : "DISAGREES")
+                << std::setw(12) << ab.nodes() << " nodes " << std::setw(8) << as << " s";
     }
     std::cout << "\n";
   }
   // Konobi: perft 5x5 depth 5; Gonnect: 4x4 depth 6 (captures and ko begin there).
-  const int pn_size = std::is_same_v<Rules, GonnectRules> ? 4 : 5, pn_depth = std::is_same_v<Rules, GonnectRules> ? 6 : 5;
+  const int pn_size = std::is_same_v<Rules, GonnectRules> ? 4 : 5,
+            pn_depth = std::is_same_v<Rules, GonnectRules> ? 6 : 5;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto counts =
-      perft<Rules>(Rules::start(Position<1>::empty(Rules::template geometry<1>(pn_size, variant)), variant), pn_depth);
+  const auto counts = perft<Rules>(
+      Rules::start(Position<1>::empty(Rules::template geometry<1>(pn_size, variant)), variant), pn_depth);
   const double ps = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   uint64_t pn = 0;
   for (uint64_t c : counts) pn += c;
-  std::cout << "df-pn nodes " << total << " (fingerprint), " << std::setprecision(0) << (secs > 0 ? double(total) / secs : 0.0)
-            << " nodes/s, " << std::setprecision(3) << secs << " s\n"
-            << std::fixed << "perft " << pn_size << "x" << pn_size << " depth " << pn_depth << ": " << pn << " nodes, "
-            << std::setprecision(0) << double(pn) / ps << " nodes/s\n";
+  std::cout << "df-pn nodes " << total << " (fingerprint), " << std::setprecision(0)
+            << (secs > 0 ? double(total) / secs : 0.0) << " nodes/s, " << std::setprecision(3) << secs
+            << " s\n"
+            << std::fixed << "perft " << pn_size << "x" << pn_size << " depth " << pn_depth << ": " << pn
+            << " nodes, " << std::setprecision(0) << double(pn) / ps << " nodes/s\n";
   if (alphabeta)
     std::cout << "alpha-beta nodes " << ab_total << ", " << std::setprecision(3) << ab_secs << " s, "
               << disagreements << " disagreements\n";
@@ -110,6 +119,7 @@ int cmd_bench(const Args& args) {
   DfpnOptions opt;
   GameChoice choice;
   choice.add_options(opts, "superko");
+  // clang-format off
   opts.add_options()
     ("epsilon", po::value<double>(&opt.epsilon)->default_value(opt.epsilon), "df-pn's 1+epsilon threshold slack (for measurements)")
     ("tt-mb", po::value<double>(&tt_mb)->default_value(64), "table size per position in MiB")
@@ -121,8 +131,12 @@ int cmd_bench(const Args& args) {
     ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare")
     ("position,p", po::value<std::vector<std::string>>(&positions)->composing(),
      "solve these positions (up to 8x8; repeatable) instead of the fixed set");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("bench", "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--simulation N] [--alphabeta] [-p POSITION]...", args, opts, vm))
+  if (parse_command_line("bench",
+                         "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--simulation N] "
+                         "[--alphabeta] [-p POSITION]...",
+                         args, opts, vm))
     return 0;
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
   if (!(opt.epsilon >= 0 && opt.epsilon <= 10)) throw UsageError("--epsilon must be from 0 to 10");
@@ -132,8 +146,10 @@ int cmd_bench(const Args& args) {
   choice.check(vm);
   if (choice.gonnect()) {
     if (choice.variant().ko != KoRule::Superko)
-      throw UsageError("bench needs --ko superko for Gonnect: under the simple ko rule positions have no proven value");
-    if (positions.empty()) positions.assign(std::begin(kGonnectBenchPositions), std::end(kGonnectBenchPositions));
+      throw UsageError(
+          "bench needs --ko superko for Gonnect: under the simple ko rule positions have no proven value");
+    if (positions.empty())
+      positions.assign(std::begin(kGonnectBenchPositions), std::end(kGonnectBenchPositions));
     return bench<GonnectSearch>(positions, choice.variant(), opt, tt_mb, threads, alphabeta);
   }
   if (positions.empty()) positions.assign(std::begin(kBenchPositions), std::end(kBenchPositions));

@@ -36,7 +36,9 @@ std::string fmt(const char* f, double x) {
   return buf;
 }
 
-std::string capital(const std::string& s) { return s.empty() ? s : std::string(1, char(s[0] - 32)) + s.substr(1); }
+std::string capital(const std::string& s) {
+  return s.empty() ? s : std::string(1, char(s[0] - 32)) + s.substr(1);
+}
 
 struct Generator {
   std::string dir;
@@ -85,9 +87,9 @@ struct Generator {
       std::string winning;
       for (const PieOpening& o : r.openings)
         if (o.solved && o.winner == "black") winning += (winning.empty() ? "" : ", ") + o.point;
-      s << "| " << nxn(r.size) << " | " << r.solved() << " of " << r.openings.size() << " | " << r.black_wins()
-        << (winning.empty() ? "" : " (" + winning + ")") << " | " << r.white_wins() << " | " << r.losing_share()
-        << " | " << (r.complete() ? "yes" : "not yet known") << " |\n";
+      s << "| " << nxn(r.size) << " | " << r.solved() << " of " << r.openings.size() << " | "
+        << r.black_wins() << (winning.empty() ? "" : " (" + winning + ")") << " | " << r.white_wins() << " | "
+        << r.losing_share() << " | " << (r.complete() ? "yes" : "not yet known") << " |\n";
     }
     s << "\n";
     return s.str();
@@ -123,7 +125,8 @@ struct Generator {
     const auto reps = reports(0);
     if (reps.empty()) return none("results files");
     std::ostringstream s;
-    s << "\n| board | symmetry classes | df-pn nodes | wall time (s) | proof size, all classes | largest proof | "
+    s << "\n| board | symmetry classes | df-pn nodes | wall time (s) | proof size, all classes | largest "
+         "proof | "
          "solver commit |\n| --- | --- | --- | --- | --- | --- | --- |\n";
     for (const PieReport& r : reps) {
       unsigned long long total = 0, largest = 0;
@@ -224,7 +227,8 @@ struct Generator {
     for (const auto& set : sets)
       for (const auto& p : set.puzzles) rs.insert(p.remoteness);
     std::ostringstream s;
-    s << "\nPuzzles per remoteness r (plies to the win with best play, the solution included: r = 3 is a win in "
+    s << "\nPuzzles per remoteness r (plies to the win with best play, the solution included: r = 3 is a win "
+         "in "
          "2 moves, r = 5 in 3):\n\n| collection | puzzles |";
     for (int r : rs) s << " r = " << r << " |";
     s << " random games | seed |\n| --- | --- |";
@@ -240,8 +244,8 @@ struct Generator {
     s << "\n";
     for (const auto& set : sets)
       if (const PuzzleEntry* h = hardest_puzzle(set))
-        s << "The hardest " << nxn(set.size) << " puzzle is number " << h->id << ", `" << h->position << "`: "
-          << capital(h->to_move) << " to move wins in " << h->moves_to_win() << " moves (remoteness "
+        s << "The hardest " << nxn(set.size) << " puzzle is number " << h->id << ", `" << h->position
+          << "`: " << capital(h->to_move) << " to move wins in " << h->moves_to_win() << " moves (remoteness "
           << h->remoteness << ").\n";
     s << "\n";
     return s.str();
@@ -268,9 +272,10 @@ struct Generator {
         if (o.solved && o.winner == "white") ++losing;
         if (o.solved && o.winner == "black") winning += (winning.empty() ? "" : ", ") + o.point;
       }
-      s << "| " << nxn(n) << " | " << r.ko_rule << " | " << r.edges << " | " << r.ghi << " | " << solved << " of "
-        << r.openings.size() << " | " << (winning.empty() ? "none" : winning) << " | " << losing << " | "
-        << (r.complete() ? "yes" : "not yet known") << " | " << r.nodes << " | " << fmt("%.2f", r.seconds) << " |\n";
+      s << "| " << nxn(n) << " | " << r.ko_rule << " | " << r.edges << " | " << r.ghi << " | " << solved
+        << " of " << r.openings.size() << " | " << (winning.empty() ? "none" : winning) << " | " << losing
+        << " | " << (r.complete() ? "yes" : "not yet known") << " | " << r.nodes << " | "
+        << fmt("%.2f", r.seconds) << " |\n";
     }
     if (!found) return none("Gonnect results files");
     s << "\nValues with White to move after Black's first stone and no swap, as for Konobi. Table keys "
@@ -304,8 +309,8 @@ struct Generator {
       SvgBoard b;
       b.n = set.size;
       b.cells = parse_position(h->position).cells;
-      b.title = nxn(set.size) + " puzzle " + std::to_string(h->id) + ": " + capital(h->to_move) + " to move and win in " +
-                std::to_string(h->moves_to_win()) + " moves";
+      b.title = nxn(set.size) + " puzzle " + std::to_string(h->id) + ": " + capital(h->to_move) +
+                " to move and win in " + std::to_string(h->moves_to_win()) + " moves";
       b.notes.push_back("One winning move; remoteness " + std::to_string(h->remoteness) + ".");
       b.notes.push_back(h->position);
       const std::string path = (fs::path(out) / ("puzzle-" + nxn(set.size) + "-hardest.svg")).string();
@@ -335,7 +340,8 @@ std::vector<Span> find_blocks(const std::string& text, const std::string& file) 
     const std::string name = text.substr(name_at, close - name_at);
     const std::string end_marker = kEnd + name + kClose;
     const size_t end = text.find(end_marker, eol);
-    if (end == std::string::npos) throw std::runtime_error(file + ": block '" + name + "' has no END GENERATED marker");
+    if (end == std::string::npos)
+      throw std::runtime_error(file + ": block '" + name + "' has no END GENERATED marker");
     spans.push_back({name, eol + 1, end});
     at = end + end_marker.size();
   }
@@ -348,6 +354,7 @@ int cmd_paper(const Args& args) {
   po::options_description opts("paper options");
   std::string dir, block, update, check, figures;
   bool list = false;
+  // clang-format off
   opts.add_options()
     ("results", po::value<std::string>(&dir)->default_value("results"), "the results folder")
     ("list", po::bool_switch(&list), "name the generated blocks")
@@ -355,9 +362,11 @@ int cmd_paper(const Args& args) {
     ("update", po::value<std::string>(&update), "rewrite the generated blocks of this Markdown file (atomically)")
     ("check", po::value<std::string>(&check), "exit 1 unless this Markdown file's generated blocks are up to date")
     ("figures", po::value<std::string>(&figures), "write the SVG figures into this folder");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("paper", "[--results DIR] (--list | --block NAME | --update FILE | --check FILE | --figures DIR)",
-                         args, opts, vm))
+  if (parse_command_line(
+          "paper", "[--results DIR] (--list | --block NAME | --update FILE | --check FILE | --figures DIR)",
+          args, opts, vm))
     return 0;
   if (int(list) + !block.empty() + !update.empty() + !check.empty() + !figures.empty() == 0)
     throw UsageError("give --list, --block NAME, --update FILE, --check FILE or --figures DIR");
@@ -384,14 +393,16 @@ int cmd_paper(const Args& args) {
       last = sp.to;
       auto it = std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return b.first == sp.name; });
       if (it == blocks.end()) {
-        std::cerr << "konobi paper: " << file << ": block '" << sp.name << "' is not generated here; left alone\n";
+        std::cerr << "konobi paper: " << file << ": block '" << sp.name
+                  << "' is not generated here; left alone\n";
         out += text.substr(sp.from, sp.to - sp.from);
         continue;
       }
       seen.insert(sp.name);
       const std::string now = it->second();
       if (now != text.substr(sp.from, sp.to - sp.from)) {
-        if (!updating) std::cerr << "konobi paper: " << file << ": block '" << sp.name << "' is out of date\n";
+        if (!updating)
+          std::cerr << "konobi paper: " << file << ": block '" << sp.name << "' is out of date\n";
         status = updating ? status : 1;
       }
       out += now;

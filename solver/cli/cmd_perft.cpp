@@ -57,8 +57,8 @@ std::vector<uint64_t> parallel_perft(const State& root, int depth) {
 }
 
 template <class Rules, int W>
-int run_perft(const GameInput& input, const typename Rules::Variant& v, const std::string& variant_note, int depth,
-              int threads, bool json) {
+int run_perft(const GameInput& input, const typename Rules::Variant& v, const std::string& variant_note,
+              int depth, int threads, bool json) {
   const auto game = input.build_game<Rules, W>(v);
   if (game.over()) throw UsageError("the position is already won; perft needs a game in progress");
   oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
@@ -86,11 +86,13 @@ int run_perft(const GameInput& input, const typename Rules::Variant& v, const st
     std::cout << json_text(j);
     return 0;
   }
-  std::cout << "perft" << variant_note << " " << n << "x" << n << " from " << format_position(to_text(game.position())) << "\n";
-  for (int d = 0; d < depth; ++d) std::cout << "  depth " << std::setw(2) << d + 1 << "  " << counts[d] << "\n";
+  std::cout << "perft" << variant_note << " " << n << "x" << n << " from "
+            << format_position(to_text(game.position())) << "\n";
+  for (int d = 0; d < depth; ++d)
+    std::cout << "  depth " << std::setw(2) << d + 1 << "  " << counts[d] << "\n";
   std::cout << std::fixed << std::setprecision(3) << "nodes " << total << " in " << secs << " s, "
-            << std::setprecision(0) << rate << " nodes/s, " << threads << " thread" << (threads == 1 ? "" : "s")
-            << "\n";
+            << std::setprecision(0) << rate << " nodes/s, " << threads << " thread"
+            << (threads == 1 ? "" : "s") << "\n";
   return 0;
 }
 
@@ -105,12 +107,16 @@ int cmd_perft(const Args& args) {
   bool json = false;
   input.add_options(opts, positional);
   choice.add_options(opts, "superko");
+  // clang-format off
   opts.add_options()
     ("depth,d", po::value<int>(&depth)->required(), "sequence length to count up to (1 to 64)")
     ("threads,t", po::value<int>(&threads)->default_value(1), "worker threads")
     ("json", po::bool_switch(&json), "print JSON");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("perft", "[--game G] --size N --depth D [--threads T] [--json]", args, opts, vm, &positional)) return 0;
+  if (parse_command_line("perft", "[--game G] --size N --depth D [--threads T] [--json]", args, opts, vm,
+                         &positional))
+    return 0;
   if (depth < 1 || depth > 64) throw UsageError("--depth must be from 1 to 64");
   if (threads < 1 || threads > 1024) throw UsageError("--threads must be from 1 to 1024");
   choice.check(vm);

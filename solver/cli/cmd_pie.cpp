@@ -20,6 +20,7 @@ int cmd_pie(const Args& args) {
   bool all = false, json = false;
   std::string dir, svg;
   uint64_t remoteness_nodes = 0;
+  // clang-format off
   opts.add_options()
     ("size,n", po::value<int>(&size), "board size, 3 to 8: reads RESULTS/konobi-NxN.json")
     ("all", po::bool_switch(&all), "every results/konobi-NxN.json present")
@@ -29,11 +30,14 @@ int cmd_pie(const Args& args) {
     ("svg", po::value<std::string>(&svg),
      "write the opening map as SVG to this file (with --all: a folder, one opening-map-NxN.svg per size)")
     ("json", po::bool_switch(&json), "print JSON");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("pie", "--size N | --all [--results DIR] [--svg FILE] [--json]", args, opts, vm)) return 0;
+  if (parse_command_line("pie", "--size N | --all [--results DIR] [--svg FILE] [--json]", args, opts, vm))
+    return 0;
   if (all == (vm.count("size") > 0)) throw UsageError("give either --size N or --all");
   if (!all && (size < kPieMinSize || size > kPieMaxSize))
-    throw UsageError("--size " + std::to_string(size) + " is out of range: results files hold boards from 3x3 to 8x8");
+    throw UsageError("--size " + std::to_string(size) +
+                     " is out of range: results files hold boards from 3x3 to 8x8");
   std::vector<int> sizes = all ? results_sizes(dir) : std::vector<int>{size};
   if (sizes.empty()) throw std::runtime_error("no results file konobi-NxN.json (N from 3 to 8) in " + dir);
 

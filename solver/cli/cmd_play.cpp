@@ -23,7 +23,8 @@ Player parse_player(const std::string& s, const char* which) {
   if (s == "human") return Player::Human;
   if (s == "random") return Player::Random;
   if (s == "solver") return Player::Solver;
-  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not " + quote_token(s));
+  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not " +
+                   quote_token(s));
 }
 
 struct SolverSettings {
@@ -41,7 +42,8 @@ std::optional<bool> ask_swap(const std::string& seat) {
   while (true) {
     std::cout << "White (" << seat << "): swap colours and take Black's stone? [y/n] ";
     std::string line;
-    if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", std::nullopt;
+    if (!read_line(std::cin, line))
+      return std::cout << "\nInput ended; game left unfinished.\n", std::nullopt;
     if (line == "y" || line == "yes" || line == "swap") return true;
     if (line == "n" || line == "no") return false;
     std::cout << "Please answer y or n.\n";
@@ -56,7 +58,8 @@ std::optional<Move> ask_move(const Game<Rules, W>& game, const std::string& who)
   while (true) {
     std::cout << who << " to move: ";
     std::string line;
-    if (!read_line(std::cin, line)) return std::cout << "\nInput ended; game left unfinished.\n", std::nullopt;
+    if (!read_line(std::cin, line))
+      return std::cout << "\nInput ended; game left unfinished.\n", std::nullopt;
     const auto words = split_words(line);
     if (words.empty()) continue;
     if (words[0] == "quit" || words[0] == "q") return std::cout << "Game left unfinished.\n", std::nullopt;
@@ -104,7 +107,8 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
   std::mt19937_64 rng(seed);
   std::unique_ptr<SolverPlayer<W, std::conditional_t<gonnect, GonnectSearch, KonobiSearch>>> solver;
   if (players[0] == Player::Solver || players[1] == Player::Solver)
-    solver = std::make_unique<SolverPlayer<W, std::conditional_t<gonnect, GonnectSearch, KonobiSearch>>>(ss.table_mb, ss.seconds, ss.threads);
+    solver = std::make_unique<SolverPlayer<W, std::conditional_t<gonnect, GonnectSearch, KonobiSearch>>>(
+        ss.table_mb, ss.seconds, ss.threads);
   bool announced_win[2] = {false, false};
   auto show = [&] {
     std::vector<char> marks(n * n, 0);
@@ -116,15 +120,16 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
   };
   // Colours are fixed to players until a swap exchanges them.
   auto player_of = [&](Color c) { return players[game.swapped() ? other(c) : c]; };
-  auto seat = [&](Color c) { return std::string(game.swapped() ? (c == Black ? "second player" : "first player")
-                                                               : (c == Black ? "first player" : "second player")); };
+  auto seat = [&](Color c) {
+    return std::string(game.swapped() ? (c == Black ? "second player" : "first player")
+                                      : (c == Black ? "first player" : "second player"));
+  };
   if constexpr (gonnect)
     std::cout << "Gonnect " << n << "x" << n << " (ko rule: " << ko_rule_name(variant.ko) << "). "
               << (variant.edges == EdgeRule::Either ? "A chain joining either pair of opposite edges wins; "
                                                     : "Black joins top and bottom, White left and right; ")
               << "no passing: a player without a legal move loses.\n";
-  else
-    std::cout << "Konobi " << n << "x" << n << ". Black joins top and bottom, White left and right.\n";
+  else std::cout << "Konobi " << n << "x" << n << ". Black joins top and bottom, White left and right.\n";
   std::cout << "Type a point (like c3), 'moves' for the legal points, 'quit' to stop.\n";
   show();
   while (!game.over()) {
@@ -163,7 +168,8 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
     } else if (player_of(c) == Player::Random) {
       const std::vector<Move> moves = game.legal_moves();
       std::vector<Move> placements;
-      for (Move x : moves) if (x >= 0) placements.push_back(x);
+      for (Move x : moves)
+        if (x >= 0) placements.push_back(x);
       m = placements[std::uniform_int_distribution<size_t>(0, placements.size() - 1)(rng)];
       std::cout << color_name(c) << " (random) plays " << point_name(n, m) << ".\n";
     } else {
@@ -178,8 +184,7 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
   if (game.ended_without_move())
     std::cout << color_name(other(w)) << " has no legal move and loses. " << color_name(w) << " (" << seat(w)
               << ") wins.\n";
-  else if (gonnect)
-    std::cout << color_name(w) << " (" << seat(w) << ") wins, joining two opposite edges.\n";
+  else if (gonnect) std::cout << color_name(w) << " (" << seat(w) << ") wins, joining two opposite edges.\n";
   else
     std::cout << color_name(w) << " (" << seat(w) << ") wins, joining both "
               << (w == Black ? "top and bottom" : "left and right") << " edges.\n";
@@ -199,6 +204,7 @@ int cmd_play(const Args& args) {
   uint64_t seed = std::random_device{}();
   input.add_options(opts, positional);
   choice.add_options(opts, "superko");
+  // clang-format off
   opts.add_options()
     ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human, random or solver")
     ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human, random or solver")
@@ -207,9 +213,11 @@ int cmd_play(const Args& args) {
     ("tt-mb", po::value<double>(&ss.table_mb)->default_value(256), "the solver's table in MiB")
     ("threads,t", po::value<int>(&ss.threads)->default_value(1), "the solver's threads")
     ("seed", po::value<uint64_t>(&seed), "seed for the random mover");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("play", "[--game G] --size N [--black human|random|solver] [--white ...|--vs solver]", args, opts, vm,
-                         &positional))
+  if (parse_command_line("play",
+                         "[--game G] --size N [--black human|random|solver] [--white ...|--vs solver]", args,
+                         opts, vm, &positional))
     return 0;
   if (vm.count("vs")) {
     if (!vm["white"].defaulted()) throw UsageError("give --vs or --white, not both");
@@ -226,8 +234,9 @@ int cmd_play(const Args& args) {
   choice.check(vm);
   if (choice.gonnect() && (players[0] == Player::Solver || players[1] == Player::Solver) &&
       choice.variant().ko != KoRule::Superko)
-    throw UsageError("the solver plays Gonnect only under --ko superko: under the simple ko rule a game can cycle for "
-                     "ever, so positions have no proven value");
+    throw UsageError(
+        "the solver plays Gonnect only under --ko superko: under the simple ko rule a game can cycle for "
+        "ever, so positions have no proven value");
   return with_words(input.board_size(), [&](auto w) {
     return choice.dispatch([&](auto rules, const auto& v) {
       return play<decltype(rules), decltype(w)::value>(input, v, players, seed, ss);

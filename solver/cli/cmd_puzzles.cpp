@@ -54,8 +54,8 @@ void print_text(const PuzzleSet& set, std::ostream& out) {
   for (const PuzzleEntry& p : set.puzzles) {
     const PositionText t = parse_position(p.position);
     out << "Puzzle " << p.id << ": " << (p.to_move == "black" ? "Black" : "White") << " to move and win in "
-        << p.moves_to_win() << " move" << (p.moves_to_win() == 1 ? "" : "s") << " (remoteness " << p.remoteness
-        << ")\n";
+        << p.moves_to_win() << " move" << (p.moves_to_win() == 1 ? "" : "s") << " (remoteness "
+        << p.remoteness << ")\n";
     out << render_board(n, t.cells);
     out << "Position: " << p.position << "\n\n";
   }
@@ -83,7 +83,8 @@ void write_svgs(const PuzzleSet& set, const std::string& dir, bool solutions) {
       b.marks[parse_point(n, p.solution)] = SvgMark::Solution;
     }
     b.title = "Puzzle " + std::to_string(p.id) + ": " + (p.to_move == "black" ? "Black" : "White") +
-              " to move and win in " + std::to_string(p.moves_to_win()) + (p.moves_to_win() == 1 ? " move" : " moves");
+              " to move and win in " + std::to_string(p.moves_to_win()) +
+              (p.moves_to_win() == 1 ? " move" : " moves");
     b.notes.push_back("Remoteness " + std::to_string(p.remoteness) + "; one winning move" +
                       (solutions ? " (marked): " + p.solution : "") + ".");
     b.notes.push_back(p.position);
@@ -113,11 +114,13 @@ int run_puzzles(const PuzzleConfig& cfg) {
     ProgressReporter progress(
         [&] {
           const double s = elapsed();
-          return "puzzles: " + std::to_string(stats.found.load()) + "/" + std::to_string(cfg.opt.count) + " found, " +
-                 std::to_string(stats.games.load()) + " games, " + human_count(double(stats.positions.load())) +
-                 " positions, " + human_count(double(stats.candidates.load())) + " solved, " +
-                 std::to_string(stats.skipped.load()) + " over budget, " + human_count(double(stats.nodes.load())) +
-                 " nodes (" + human_count(double(stats.nodes.load()) / std::max(s, 1e-9)) + "/s), " +
+          return "puzzles: " + std::to_string(stats.found.load()) + "/" + std::to_string(cfg.opt.count) +
+                 " found, " + std::to_string(stats.games.load()) + " games, " +
+                 human_count(double(stats.positions.load())) + " positions, " +
+                 human_count(double(stats.candidates.load())) + " solved, " +
+                 std::to_string(stats.skipped.load()) + " over budget, " +
+                 human_count(double(stats.nodes.load())) + " nodes (" +
+                 human_count(double(stats.nodes.load()) / std::max(s, 1e-9)) + "/s), " +
                  human_bytes(double(resident_bytes()));
         },
         !cfg.quiet);
@@ -140,15 +143,16 @@ int run_puzzles(const PuzzleConfig& cfg) {
 
   const bool interrupted = stop_requested().load();
   if (!cfg.out.empty()) {
-    if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
+    if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty())
+      std::filesystem::create_directories(dir);
     write_file_atomically(cfg.out, set.to_json());
   }
   if (!cfg.svg_dir.empty()) write_svgs(set, cfg.svg_dir, cfg.svg_solutions);
   if (cfg.json) std::cout << set.to_json();
   else print_text(set, std::cout);
   if (!cfg.quiet)
-    std::cerr << set.puzzles.size() << " puzzle" << (set.puzzles.size() == 1 ? "" : "s") << " from " << set.games
-              << " games in " << std::fixed << std::setprecision(1) << set.seconds << " s"
+    std::cerr << set.puzzles.size() << " puzzle" << (set.puzzles.size() == 1 ? "" : "s") << " from "
+              << set.games << " games in " << std::fixed << std::setprecision(1) << set.seconds << " s"
               << (cfg.out.empty() ? "" : ", written to " + cfg.out) << "\n";
   if (interrupted) {
     std::cerr << "konobi puzzles: interrupted; the puzzles found so far are kept\n";
@@ -174,6 +178,7 @@ int cmd_puzzles(const Args& args) {
   po::options_description opts("puzzles options");
   PuzzleConfig cfg;
   PuzzleOptions& o = cfg.opt;
+  // clang-format off
   opts.add_options()
     ("size,n", po::value<int>(&cfg.size), "board size, 3 to 8")
     ("count,k", po::value<int>(&o.count)->default_value(10), "how many puzzles to find")
@@ -195,13 +200,18 @@ int cmd_puzzles(const Args& args) {
     ("svg-dir", po::value<std::string>(&cfg.svg_dir), "also draw each puzzle to DIR/puzzle-ID.svg")
     ("svg-solutions", po::bool_switch(&cfg.svg_solutions), "mark the solution in those pictures")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("puzzles", "--size N [--count K] [--seed S] [--out FILE] | --from FILE  [--svg-dir DIR]", args, opts, vm))
+  if (parse_command_line("puzzles",
+                         "--size N [--count K] [--seed S] [--out FILE] | --from FILE  [--svg-dir DIR]", args,
+                         opts, vm))
     return 0;
   if (!cfg.from.empty()) return show_collection(cfg);
-  if (!vm.count("size")) throw UsageError("give the board size with --size N (or a collection with --from FILE)");
+  if (!vm.count("size"))
+    throw UsageError("give the board size with --size N (or a collection with --from FILE)");
   if (cfg.size < kMinSize || cfg.size > 8)
-    throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: puzzles are mined on boards from 3x3 to 8x8");
+    throw UsageError("--size " + std::to_string(cfg.size) +
+                     " is out of range: puzzles are mined on boards from 3x3 to 8x8");
   if (o.count < 1 || o.count > 100000) throw UsageError("--count must be from 1 to 100000");
   if (o.min_remoteness < 1) throw UsageError("--min-remoteness must be at least 1");
   if (o.max_per_remoteness < 0) throw UsageError("--max-per-remoteness must not be negative");

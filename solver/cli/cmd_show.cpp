@@ -15,10 +15,14 @@ namespace {
 
 const char* verdict_name(PointVerdict::Kind k) {
   switch (k) {
-    case PointVerdict::Occupied: return "occupied";
-    case PointVerdict::Crosscut: return "crosscut";
-    case PointVerdict::WeakConnection: return "weak-connection";
-    default: return "legal";
+    case PointVerdict::Occupied:
+      return "occupied";
+    case PointVerdict::Crosscut:
+      return "crosscut";
+    case PointVerdict::WeakConnection:
+      return "weak-connection";
+    default:
+      return "legal";
   }
 }
 
@@ -31,7 +35,8 @@ std::string show_svg(const G& game, const std::vector<std::pair<int, PointVerdic
   b.n = n;
   for (int p = 0; p < pos.g->cells; ++p) b.cells.push_back(pos.at(p));
   b.marks.assign(pos.g->cells, SvgMark::None);
-  for (const auto& [p, v] : illegal) b.marks[p] = v.kind == PointVerdict::Crosscut ? SvgMark::Crosscut : SvgMark::WeakIllegal;
+  for (const auto& [p, v] : illegal)
+    b.marks[p] = v.kind == PointVerdict::Crosscut ? SvgMark::Crosscut : SvgMark::WeakIllegal;
   if (!game.moves().empty() && game.moves().back() >= 0) b.marks[game.moves().back()] = SvgMark::LastMove;
   b.title = "Konobi " + std::to_string(n) + "x" + std::to_string(n) + ": " +
             (game.over() ? std::string(color_name(Color(game.winner()))) + " has won"
@@ -50,7 +55,8 @@ int show(const GameInput& input, bool json, const std::string& svg) {
   const Bitboard<W> legal = game.placements();
   std::vector<std::pair<int, PointVerdict>> illegal;
   if (!game.over())
-    pos.empty_points().minus(legal).for_each([&](int p) { illegal.emplace_back(p, explain_point(pos, pos.to_move, p)); });
+    pos.empty_points().minus(legal).for_each(
+        [&](int p) { illegal.emplace_back(p, explain_point(pos, pos.to_move, p)); });
   if (!svg.empty()) write_file_atomically(svg, show_svg<W>(game, illegal));
 
   if (json) {
@@ -139,7 +145,9 @@ int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
     Json& banned = j["illegal"] = Json::array();
     illegal.for_each([&](int p) {
       banned.push_back(Json{{"point", point_name(n, p)},
-                            {"reason", L.suicide.test(p) ? "suicide" : v.ko == KoRule::Simple ? "ko" : "superko"}});
+                            {"reason", L.suicide.test(p)        ? "suicide"
+                                       : v.ko == KoRule::Simple ? "ko"
+                                                                : "superko"}});
     });
     std::cout << json_text(j);
     return 0;
@@ -160,8 +168,7 @@ int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
   std::cout << "Position: " << format_position(to_text(pos)) << "\n";
   if (game.swapped()) std::cout << "The players swapped colours: the first player now holds White.\n";
   if (game.over()) {
-    if (game.ended_without_move())
-      std::cout << color_name(pos.to_move) << " has no legal move and loses: ";
+    if (game.ended_without_move()) std::cout << color_name(pos.to_move) << " has no legal move and loses: ";
     std::cout << color_name(Color(game.winner())) << " has won.\n";
     if (!game.ended_without_move()) return 0;
   } else {
@@ -173,7 +180,8 @@ int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
     std::cout << "\n";
   }
   if (illegal.any()) {
-    std::cout << "Illegal empty points ('-' suicide, 'k' " << (v.ko == KoRule::Simple ? "ko" : "superko") << "):\n";
+    std::cout << "Illegal empty points ('-' suicide, 'k' " << (v.ko == KoRule::Simple ? "ko" : "superko")
+              << "):\n";
     illegal.for_each([&](int p) { std::cout << "  " << gonnect_explain_illegal(st, p) << "\n"; });
   }
   return 0;
@@ -190,17 +198,20 @@ int cmd_show(const Args& args) {
   std::string svg;
   input.add_options(opts, positional);
   choice.add_options(opts, "superko");
+  // clang-format off
   opts.add_options()("json", po::bool_switch(&json), "print JSON instead of a diagram")
     ("svg", po::value<std::string>(&svg), "also draw the position to this SVG file: stones, the last move, illegal points");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("show", "[--game G] [--size N | --position P] [MOVE...] [--json] [--svg FILE]", args, opts, vm,
-                         &positional))
+  if (parse_command_line("show", "[--game G] [--size N | --position P] [MOVE...] [--json] [--svg FILE]", args,
+                         opts, vm, &positional))
     return 0;
   choice.check(vm);
   if (choice.gonnect()) {
     if (!svg.empty()) throw UsageError("--svg draws Konobi positions only; leave it out with --game gonnect");
-    return with_words(input.board_size(),
-                      [&](auto w) { return show_gonnect<decltype(w)::value>(input, choice.variant(), json); });
+    return with_words(input.board_size(), [&](auto w) {
+      return show_gonnect<decltype(w)::value>(input, choice.variant(), json);
+    });
   }
   return with_words(input.board_size(), [&](auto w) { return show<decltype(w)::value>(input, json, svg); });
 }

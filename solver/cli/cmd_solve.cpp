@@ -28,9 +28,7 @@ std::vector<int> parse_openings(int n, const std::string& list) {
   for (std::string name; std::getline(in, name, ',');) {
     try {
       points.push_back(parse_point(n, name));
-    } catch (const ParseError& e) {
-      throw UsageError("--openings: " + std::string(e.what()));
-    }
+    } catch (const ParseError& e) { throw UsageError("--openings: " + std::string(e.what())); }
   }
   if (points.empty()) throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
   return points;
@@ -44,6 +42,7 @@ int cmd_solve(const Args& args) {
   bool no_symmetry = false, no_eval = false;
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
+  // clang-format off
   opts.add_options()
     ("ghi", po::value<std::string>(&ghi)->default_value("strict"),
      "gonnect: 'merge' (positions merge by board before the first capture, checked by a hazard count) or "
@@ -67,28 +66,35 @@ int cmd_solve(const Args& args) {
     ("simulation", po::value<int>(&cfg.dfpn.simulation)->default_value(cfg.dfpn.simulation),
      "positions a replay of a refuted sibling's refutation may visit before a move is searched (0: no replays)")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("solve", "[--game G] --size N [--threads T] [--tt-mb MB] [--resume] [--proof DIR]", args,
-                         opts, vm))
+  if (parse_command_line("solve", "[--game G] --size N [--threads T] [--tt-mb MB] [--resume] [--proof DIR]",
+                         args, opts, vm))
     return 0;
   cfg.game.check(vm);
   const bool gonnect = cfg.game.gonnect();
   if (gonnect && cfg.game.variant().ko != KoRule::Superko)
-    throw UsageError("solve needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever and "
-                     "the rules give no result for an endless game, so positions have no proven value");
-  if (ghi != "merge" && ghi != "strict") throw UsageError("--ghi must be 'merge' or 'strict', not " + quote_token(ghi));
+    throw UsageError(
+        "solve needs --ko superko for Gonnect: under the simple ko rule a game can cycle for ever and "
+        "the rules give no result for an endless game, so positions have no proven value");
+  if (ghi != "merge" && ghi != "strict")
+    throw UsageError("--ghi must be 'merge' or 'strict', not " + quote_token(ghi));
   if (!gonnect && !vm["ghi"].defaulted()) throw UsageError("--ghi is a Gonnect option; add --game gonnect");
   cfg.strict_ghi = ghi == "strict";
   if (cfg.size < kMinSize || cfg.size > 8)
-    throw UsageError("--size " + std::to_string(cfg.size) + " is out of range: solve works on boards from 3x3 to 8x8");
+    throw UsageError("--size " + std::to_string(cfg.size) +
+                     " is out of range: solve works on boards from 3x3 to 8x8");
   if (cfg.threads < 1 || cfg.threads > 256) throw UsageError("--threads must be from 1 to 256");
   // Up to about 30 years: a limit no solve meets, and a number a clock holds.
   if (!(cfg.class_limit >= 0 && cfg.class_limit <= 1e9))
     throw UsageError("--class-limit must be 0 (no limit) or a number of seconds up to 1e9");
   if (cfg.resume && cfg.overwrite)
-    throw UsageError("--resume carries on from the results file and --overwrite replaces it: give one of them");
+    throw UsageError(
+        "--resume carries on from the results file and --overwrite replaces it: give one of them");
   if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
-  if (cfg.out.empty()) cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) + ".json";
+  if (cfg.out.empty())
+    cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) +
+              ".json";
   // A big table costs its first touch of every page, which dominates a
   // solve that takes a fraction of a second, and on 5x5 costs more than
   // the nodes a smaller table loses: 512 MiB, two thirds full at the end,
@@ -101,9 +107,12 @@ int cmd_solve(const Args& args) {
   check_simulation(cfg.dfpn.simulation);
   cfg.command = command_line("solve", args);
   // Said now rather than at the first save, perhaps hours into the search.
-  if (std::error_code ec; std::filesystem::exists(cfg.out, ec) && !std::filesystem::is_regular_file(cfg.out, ec))
-    throw UsageError("--out " + cfg.out + " is not a regular file: results are written only to a regular file or a new one");
-  if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
+  if (std::error_code ec;
+      std::filesystem::exists(cfg.out, ec) && !std::filesystem::is_regular_file(cfg.out, ec))
+    throw UsageError("--out " + cfg.out +
+                     " is not a regular file: results are written only to a regular file or a new one");
+  if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty())
+    std::filesystem::create_directories(dir);
   if (gonnect) return SolveSession<GonnectSearch, 1>(cfg, cfg.game.variant()).run();
   return SolveSession<KonobiSearch, 1>(cfg, {}).run();
 }

@@ -34,7 +34,8 @@ struct NodrawConfig {
   int max_ply = -1;
   double max_mb = 0, max_seconds = 0;
   int threads = 2;
-  bool json = false, quiet = false, no_lemma = false, count_stuck = false, no_full_skip = false, no_memo = false;
+  bool json = false, quiet = false, no_lemma = false, count_stuck = false, no_full_skip = false,
+       no_memo = false;
   std::string out, command;
 };
 
@@ -79,8 +80,7 @@ ReachableReport run_reachable(const NodrawConfig& cfg) {
   opt.stop = &stop_requested();
   opt.on_ply = [&](const PlyCounts& pc) {
     ply_now = pc.ply + 1;
-    if (!cfg.quiet && !cfg.json)
-      std::cerr << "  ply " << pc.ply << ": " << pc.positions << " positions\n";
+    if (!cfg.quiet && !cfg.json) std::cerr << "  ply " << pc.ply << ": " << pc.positions << " positions\n";
   };
   const auto t0 = std::chrono::steady_clock::now();
   {
@@ -89,8 +89,8 @@ ReachableReport run_reachable(const NodrawConfig& cfg) {
           const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           std::ostringstream o;
           o << "verify-nodraw " << cfg.size << "x" << cfg.size << " reachable: ply " << ply_now.load() << ", "
-            << human_count(double(expanded.load())) << " expanded, " << std::fixed << std::setprecision(0) << s
-            << " s, " << human_bytes(double(resident_bytes()));
+            << human_count(double(expanded.load())) << " expanded, " << std::fixed << std::setprecision(0)
+            << s << " s, " << human_bytes(double(resident_bytes()));
           return o.str();
         },
         !cfg.quiet);
@@ -151,7 +151,10 @@ Json reachable_json(const ReachableReport& rep) {
   j["symmetries"] = 4;
   Json& plies = j["plies"] = Json::array();
   for (const PlyCounts& p : r.plies)
-    plies.push_back(Json{{"ply", p.ply}, {"positions", p.positions}, {"must_pass", p.must_pass}, {"won", p.won},
+    plies.push_back(Json{{"ply", p.ply},
+                         {"positions", p.positions},
+                         {"must_pass", p.must_pass},
+                         {"won", p.won},
                          {"draws", p.draws}});
   j["totals"] = Json{{"positions", r.total(&PlyCounts::positions)},
                      {"must_pass", r.total(&PlyCounts::must_pass)},
@@ -194,8 +197,8 @@ void print_reachable(std::ostream& out, const NodrawConfig& cfg, const Reachable
       << " (per ply: placements and passes; distinct up to the 4 colour-preserving symmetries)\n";
   out << "   ply    positions    must-pass          won   draws\n";
   for (const PlyCounts& p : r.plies)
-    out << std::setw(6) << p.ply << std::setw(13) << p.positions << std::setw(13) << p.must_pass << std::setw(13)
-        << p.won << std::setw(8) << p.draws << "\n";
+    out << std::setw(6) << p.ply << std::setw(13) << p.positions << std::setw(13) << p.must_pass
+        << std::setw(13) << p.won << std::setw(8) << p.draws << "\n";
   out << " total" << std::setw(13) << r.total(&PlyCounts::positions) << std::setw(13)
       << r.total(&PlyCounts::must_pass) << std::setw(13) << r.total(&PlyCounts::won) << std::setw(8)
       << r.total(&PlyCounts::draws) << "\n";
@@ -217,15 +220,17 @@ void print_reachable(std::ostream& out, const NodrawConfig& cfg, const Reachable
 void print_crosscut(std::ostream& out, const NodrawConfig& cfg, const CrosscutFreeResult& r) {
   const int n = cfg.size;
   out << "Crosscut-free boards on " << n << "x" << n << " (any stones, reachable or not)\n";
-  out << "  pruning: crosscuts" << (r.lemma ? ", empty points that are not crosscut points for both colours" : "")
+  out << "  pruning: crosscuts"
+      << (r.lemma ? ", empty points that are not crosscut points for both colours" : "")
       << (r.prune_won ? ", boards with a White chain across the decided rows" : "")
       << (r.full_board_skip ? ", boards left with no room for an empty point" : "")
       << (r.memo ? ", partial boards with the frontier of one already expanded" : "") << "\n";
-  out << "  nodes " << r.nodes << " (" << r.memo_hits << " more merged), whole boards checked " << r.leaves << ", both colours stuck " << r.stuck
-      << ", of those without a winner " << r.counterexamples << "\n";
+  out << "  nodes " << r.nodes << " (" << r.memo_hits << " more merged), whole boards checked " << r.leaves
+      << ", both colours stuck " << r.stuck << ", of those without a winner " << r.counterexamples << "\n";
   out << std::fixed << std::setprecision(2) << "  time " << r.seconds << " s\n";
   if (!r.complete)
-    out << "INCOMPLETE: stopped after " << r.tasks_done << " of " << r.tasks << " top-level tasks (two-row prefixes)\n";
+    out << "INCOMPLETE: stopped after " << r.tasks_done << " of " << r.tasks
+        << " top-level tasks (two-row prefixes)\n";
   for (auto [b, w] : r.examples) {
     out << "COUNTEREXAMPLE (" << position_text(n, b, w, Black)
         << "): neither colour has a legal placement and nobody has a winning chain\n"
@@ -234,9 +239,11 @@ void print_crosscut(std::ostream& out, const NodrawConfig& cfg, const CrosscutFr
            "(the reachable census finds reachable ones)\n";
   }
   if (r.complete && r.counterexamples == 0)
-    out << (r.prune_won ? "No crosscut-free board leaves both colours without a legal placement while nobody has won.\n"
-                        : "Every crosscut-free board where both colours are stuck was counted, won or not; none is "
-                          "without a winner.\n");
+    out << (r.prune_won
+                ? "No crosscut-free board leaves both colours without a legal placement while nobody has "
+                  "won.\n"
+                : "Every crosscut-free board where both colours are stuck was counted, won or not; none is "
+                  "without a winner.\n");
 }
 
 }  // namespace
@@ -245,6 +252,7 @@ int cmd_verify_nodraw(const Args& args) {
   po::options_description opts("verify-nodraw options");
   NodrawConfig cfg;
   cfg.command = command_line("verify-nodraw", args);
+  // clang-format off
   opts.add_options()
     ("size,s", po::value<int>(&cfg.size)->required(), "board size: 3 to 5 for the reachable census, 3 to 7 for the crosscut-free search")
     ("mode,m", po::value<std::string>(&cfg.mode)->default_value("both"),
@@ -260,22 +268,27 @@ int cmd_verify_nodraw(const Args& args) {
     ("json", po::bool_switch(&cfg.json), "print JSON")
     ("out,o", po::value<std::string>(&cfg.out), "also write the JSON report to this file (atomically)")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
+  // clang-format on
   po::variables_map vm;
-  if (parse_command_line("verify-nodraw", "--size N [--mode reachable|crosscut-free|both] [--json] [--out FILE]", args,
-                         opts, vm))
+  if (parse_command_line("verify-nodraw",
+                         "--size N [--mode reachable|crosscut-free|both] [--json] [--out FILE]", args, opts,
+                         vm))
     return 0;
   const bool want_reach = cfg.mode == "reachable" || cfg.mode == "both";
   const bool want_cf = cfg.mode == "crosscut-free" || cfg.mode == "both";
-  if (!want_reach && !want_cf) throw UsageError("--mode must be reachable, crosscut-free or both, not " + quote_token(cfg.mode));
+  if (!want_reach && !want_cf)
+    throw UsageError("--mode must be reachable, crosscut-free or both, not " + quote_token(cfg.mode));
   const int n = cfg.size;
   if (n < kMinSize || n > kMaxCrosscutFreeSize || (cfg.mode == "reachable" && n > kMaxReachableSize))
-    throw UsageError("--size " + std::to_string(n) + " is out of range: the reachable census runs on 3x3 to " +
+    throw UsageError("--size " + std::to_string(n) +
+                     " is out of range: the reachable census runs on 3x3 to " +
                      std::to_string(kMaxReachableSize) + "x" + std::to_string(kMaxReachableSize) +
                      " and the crosscut-free search on 3x3 to " + std::to_string(kMaxCrosscutFreeSize) + "x" +
                      std::to_string(kMaxCrosscutFreeSize));
   if (cfg.threads < 1 || cfg.threads > 1024) throw UsageError("--threads must be from 1 to 1024");
   if (cfg.max_ply < -1) throw UsageError("--max-ply must be 0 or more");
-  if (cfg.max_mb < 0 || cfg.max_seconds < 0) throw UsageError("--max-mb and --max-seconds must not be negative");
+  if (cfg.max_mb < 0 || cfg.max_seconds < 0)
+    throw UsageError("--max-mb and --max-seconds must not be negative");
   const bool do_reach = want_reach && n <= kMaxReachableSize;
   oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, cfg.threads);
   install_stop_handler();
@@ -301,7 +314,8 @@ int cmd_verify_nodraw(const Args& args) {
   j["verdict"] = counter ? "counterexample" : complete ? "holds" : "incomplete";
   const std::string text = json_text(j);
   if (!cfg.out.empty()) {
-    if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
+    if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty())
+      std::filesystem::create_directories(dir);
     write_file_atomically(cfg.out, text);
   }
   if (cfg.json) {

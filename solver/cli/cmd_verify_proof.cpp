@@ -14,6 +14,7 @@ int cmd_verify_proof(const Args& args) {
   std::vector<std::string> files;
   std::string game, ko, edges;
   size_t max_mb = kMaxDecompressedBytes >> 20;
+  // clang-format off
   opts.add_options()("files", po::value<std::vector<std::string>>(&files)->multitoken(), "proof files to check")
     ("game", po::value<std::string>(&game),
      "konobi or gonnect: require proofs of this game (by default each file's first line says which)")
@@ -21,16 +22,20 @@ int cmd_verify_proof(const Args& args) {
     ("edges", po::value<std::string>(&edges), "gonnect: require proofs under this edge rule, either or own")
     ("max-mb", po::value<size_t>(&max_mb)->default_value(max_mb),
      "refuse a proof larger than this many MiB (after decompression)");
+  // clang-format on
   positional.add("files", -1);
   po::variables_map vm;
-  if (parse_command_line("verify-proof", "[--game G] [--ko K] [--edges E] FILE...", args, opts, vm, &positional))
+  if (parse_command_line("verify-proof", "[--game G] [--ko K] [--edges E] FILE...", args, opts, vm,
+                         &positional))
     return 0;
   if (!game.empty() && game != "konobi" && game != "gonnect")
     throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
-  if (!ko.empty() && ko != "simple" && ko != "superko") throw UsageError("--ko must be 'simple' or 'superko', not '" + ko + "'");
+  if (!ko.empty() && ko != "simple" && ko != "superko")
+    throw UsageError("--ko must be 'simple' or 'superko', not '" + ko + "'");
   if (!edges.empty() && edges != "either" && edges != "own")
     throw UsageError("--edges must be 'either' or 'own', not '" + edges + "'");
-  if ((!ko.empty() || !edges.empty()) && game == "konobi") throw UsageError("--ko and --edges are Gonnect options");
+  if ((!ko.empty() || !edges.empty()) && game == "konobi")
+    throw UsageError("--ko and --edges are Gonnect options");
   if (files.empty()) throw UsageError("name at least one proof file");
   if (max_mb < 1 || max_mb > (size_t(1) << 20)) throw UsageError("--max-mb must be from 1 to 1048576");
   int failures = 0;
@@ -38,12 +43,15 @@ int cmd_verify_proof(const Args& args) {
     ProofCheck c;
     try {
       const std::string text = read_maybe_compressed(f, max_mb << 20);
-      c = game == "gonnect" ? check_gonnect_proof(text) : game == "konobi" ? check_proof(text) : check_any_proof(text);
+      c = game == "gonnect"  ? check_gonnect_proof(text)
+          : game == "konobi" ? check_proof(text)
+                             : check_any_proof(text);
       // The rules asked for must be the ones the file proves.
       if (c.ok && (!ko.empty() || !edges.empty()) && c.game != "gonnect")
         c.ok = false, c.message = "a " + c.game + " proof, but --ko and --edges ask for Gonnect";
       else if (c.ok && ((!ko.empty() && c.ko != ko) || (!edges.empty() && c.edges != edges)))
-        c.ok = false, c.message = "the proof holds under ko " + c.ko + ", edges " + c.edges + ", not under the rules asked for";
+        c.ok = false, c.message = "the proof holds under ko " + c.ko + ", edges " + c.edges +
+                                  ", not under the rules asked for";
     } catch (const std::exception& e) {
       c.ok = false;
       c.message = e.what();

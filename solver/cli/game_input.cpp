@@ -3,6 +3,7 @@
 namespace konobi {
 
 void GameInput::add_options(po::options_description& opts, po::positional_options_description& pos) {
+  // clang-format off
   opts.add_options()
     ("size,n", po::value<int>(&size)->notifier([this](int) { given_size = true; }),
      "board size, 3 to 19 (taken from --position when given)")
@@ -10,6 +11,7 @@ void GameInput::add_options(po::options_description& opts, po::positional_option
      "start position: rows from the top separated by '/', then b or w (see docs/NOTATION.md)")
     ("moves", po::value<std::vector<std::string>>(&moves)->multitoken(),
      "moves played from the start: points like c3, pass, swap");
+  // clang-format on
   pos.add("moves", -1);
 }
 
@@ -32,6 +34,7 @@ namespace konobi {
 
 void GameChoice::add_options(po::options_description& opts, const char* dko) {
   default_ko = dko;
+  // clang-format off
   opts.add_options()
     ("game", po::value<std::string>(&game)->default_value("konobi"), "the game: konobi or gonnect")
     ("ko", po::value<std::string>(&ko),
@@ -40,6 +43,7 @@ void GameChoice::add_options(po::options_description& opts, const char* dko) {
     ("edges", po::value<std::string>(&edges)->default_value("either"),
      "gonnect: 'either' (either pair of opposite edges wins for either colour) or 'own' "
      "(Black top-bottom, White left-right)");
+  // clang-format on
 }
 
 bool GameChoice::gonnect() const {

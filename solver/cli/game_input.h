@@ -50,9 +50,11 @@ struct GameInput {
   template <class Rules, int W>
   Game<Rules, W> build_game(const typename Rules::Variant& v) const {
     using G = Game<Rules, W>;
-    G game = !given_position
-                 ? G::new_game(board_size(), v)
-                 : G(Rules::start(from_text<W>(parse_position(position), &Rules::template geometry<W>(board_size(), v)), v));
+    G game =
+        !given_position
+            ? G::new_game(board_size(), v)
+            : G(Rules::start(
+                  from_text<W>(parse_position(position), &Rules::template geometry<W>(board_size(), v)), v));
     std::string record;
     for (const auto& m : moves) record += m + " ";
     game.play_record(parse_record(board_size(), record));

@@ -24,12 +24,14 @@ const Command kCommands[] = {
     {"show", "draw a position or game record: whose turn, legal points and why others are not", cmd_show},
     {"perft", "count move sequences from the empty board (move-generator check and speed)", cmd_perft},
     {"play", "play a console game: people, the random mover or the solver", cmd_play},
-    {"analyze", "value of a position and of every move, with remoteness and a principal variation", cmd_analyze},
+    {"analyze", "value of a position and of every move, with remoteness and a principal variation",
+     cmd_analyze},
     {"bench", "fixed solves and a perft: node-count fingerprint and speed", cmd_bench},
     {"verify-proof", "check proof files with an independent, simple rules implementation", cmd_verify_proof},
     {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
     {"puzzles", "find positions with exactly one winning move, graded by remoteness", cmd_puzzles},
-    {"verify-nodraw", "check that some player can always move: reachable positions and crosscut-free boards", cmd_verify_nodraw},
+    {"verify-nodraw", "check that some player can always move: reachable positions and crosscut-free boards",
+     cmd_verify_nodraw},
     {"pie", "the pie rule on the solved boards: swap decisions, losing openings, verdict", cmd_pie},
     {"paper", "regenerate the paper's tables and figures from results/", cmd_paper},
 };
@@ -37,7 +39,8 @@ const Command kCommands[] = {
 void print_usage(std::ostream& out) {
   out << "konobi - rules engine and solver for the connection game Konobi\n\n"
          "usage: konobi <command> [options]    (konobi <command> --help for its options)\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands)
+    out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 
 // An error message with every very long word cut to its start: messages
@@ -52,8 +55,7 @@ std::string shorten_words(const std::string& message) {
     while (j < message.size() && !std::isspace(static_cast<unsigned char>(message[j]))) ++j;
     if (j - i > kLongest)
       out.append(message, i, kShown).append("... (" + std::to_string(j - i) + " characters)");
-    else
-      out.append(message, i, j - i);
+    else out.append(message, i, j - i);
     while (j < message.size() && std::isspace(static_cast<unsigned char>(message[j]))) out += message[j++];
     i = j;
   }
@@ -77,7 +79,9 @@ int finish(int status) {
 bool parse_command_line(const std::string& name, const std::string& usage, const Args& args,
                         po::options_description& opts, po::variables_map& vm,
                         const po::positional_options_description* positional) {
+  // clang-format off
   opts.add_options()("help,h", "show this help");
+  // clang-format on
   try {
     // Boost's parser takes each word off the front of a vector, so a record
     // of 100,000 moves took it many seconds: it sees the words up to the
@@ -87,7 +91,8 @@ bool parse_command_line(const std::string& name, const std::string& usage, const
     if (positional)
       while (cut > 0 && !args[cut - 1].empty() && args[cut - 1][0] != '-') --cut;
     const size_t seen = std::min(args.size(), cut + 1);
-    auto parser = po::command_line_parser(Args(args.begin(), args.begin() + std::ptrdiff_t(seen))).options(opts);
+    auto parser =
+        po::command_line_parser(Args(args.begin(), args.begin() + std::ptrdiff_t(seen))).options(opts);
     if (positional) parser.positional(*positional);
     po::parsed_options parsed = parser.run();
     if (seen < args.size()) {
@@ -95,7 +100,8 @@ bool parse_command_line(const std::string& name, const std::string& usage, const
       for (const po::option& o : parsed.options) taken += o.position_key >= 0;
       for (size_t i = seen; i < args.size(); ++i, ++taken) {
         if (taken >= positional->max_total_count())
-          throw UsageError("too many words: " + quote_token(args[i]) + " is not an option or an option's value");
+          throw UsageError("too many words: " + quote_token(args[i]) +
+                           " is not an option or an option's value");
         po::option o(positional->name_for_position(taken), {args[i]});
         o.position_key = int(taken);
         o.original_tokens = {args[i]};
@@ -108,9 +114,7 @@ bool parse_command_line(const std::string& name, const std::string& usage, const
       return true;
     }
     po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(e.what());
-  }
+  } catch (const po::error& e) { throw UsageError(e.what()); }
   return false;
 }
 
@@ -136,7 +140,8 @@ int main(int argc, char** argv) {
     try {
       return finish(c.run(Args(argv + 2, argv + argc)));
     } catch (const UsageError& e) {
-      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << " (see konobi " << name << " --help)\n";
+      std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << " (see konobi " << name
+                << " --help)\n";
     } catch (const ParseError& e) {
       std::cerr << "konobi " << name << ": " << shorten_words(e.what()) << "\n";
     } catch (const RuleError& e) {

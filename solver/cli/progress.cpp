@@ -48,7 +48,8 @@ std::string human_bytes(double v) {
   return buf;
 }
 
-ProgressReporter::ProgressReporter(std::function<std::string()> line, bool enabled, std::chrono::milliseconds period)
+ProgressReporter::ProgressReporter(std::function<std::string()> line, bool enabled,
+                                   std::chrono::milliseconds period)
     : line_(std::move(line)) {
   if (!enabled) return;
   thread_ = std::thread([this, period] {

@@ -18,14 +18,15 @@ void install_stop_handler();
 
 // Resident memory of this process in bytes (0 if unknown).
 size_t resident_bytes();
-std::string human_count(double v);   // 12.3M
-std::string human_bytes(double v);   // 1.2 GiB
+std::string human_count(double v);  // 12.3M
+std::string human_bytes(double v);  // 1.2 GiB
 
 // Calls `line()` every `period` on a thread of its own and prints the result
 // to stderr (unless empty) until destroyed; an empty line makes it a watchdog.
 class ProgressReporter {
  public:
-  ProgressReporter(std::function<std::string()> line, bool enabled, std::chrono::milliseconds period = std::chrono::milliseconds(1000));
+  ProgressReporter(std::function<std::string()> line, bool enabled,
+                   std::chrono::milliseconds period = std::chrono::milliseconds(1000));
   ~ProgressReporter();
 
  private:

@@ -26,9 +26,17 @@ inline std::string command_line(const std::string& name, const Args& args) {
   return c;
 }
 
-inline Provenance make_provenance(const std::string& command, int threads, double tt_mb, const DfpnOptions& search = {}) {
-  return {std::string("konobi ") + KONOBI_VERSION, KONOBI_COMMIT, command, now_utc(), threads, tt_mb,
-          search.symmetry, search.evaluate, search.simulation};
+inline Provenance make_provenance(const std::string& command, int threads, double tt_mb,
+                                  const DfpnOptions& search = {}) {
+  return {std::string("konobi ") + KONOBI_VERSION,
+          KONOBI_COMMIT,
+          command,
+          now_utc(),
+          threads,
+          tt_mb,
+          search.symmetry,
+          search.evaluate,
+          search.simulation};
 }
 
 }  // namespace konobi

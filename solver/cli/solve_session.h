@@ -51,10 +51,8 @@ struct SolveConfig {
 // classes still open, the empty board and the pie verdict.
 inline void print_results_table(const Results& r, std::ostream& out) {
   const int n = r.size;
-  if (r.game == "gonnect")
-    out << "Gonnect (ko rule " << r.ko_rule << ", edges " << r.edges << ") ";
-  else
-    out << "Konobi ";
+  if (r.game == "gonnect") out << "Gonnect (ko rule " << r.ko_rule << ", edges " << r.edges << ") ";
+  else out << "Konobi ";
   out << n << "x" << n << ": value of each Black first move, White to move, no swap\n"
       << "(B: Black wins, so White should swap; W: White wins; ?: not proven)\n\n";
   out << "     ";
@@ -72,11 +70,14 @@ inline void print_results_table(const Results& r, std::ostream& out) {
   // What the open classes cost so far, and how near each looked.
   for (const auto& o : r.openings)
     if (o.searched_unproven() && o.point == o.representative)
-      out << "Not proven: " << o.point << " after " << human_count(double(o.nodes)) << " nodes, " << std::fixed
-          << std::setprecision(0) << o.seconds << " s (root pn " << o.pn << ", dn " << o.dn << ")\n";
+      out << "Not proven: " << o.point << " after " << human_count(double(o.nodes)) << " nodes, "
+          << std::fixed << std::setprecision(0) << o.seconds << " s (root pn " << o.pn << ", dn " << o.dn
+          << ")\n";
   const std::string eb = r.empty_board_winner();
   out << "Empty board without the pie rule: "
-      << (eb.empty() ? "not known yet" : eb == "black" ? "Black (first player) wins" : "White (second player) wins")
+      << (eb.empty()      ? "not known yet"
+          : eb == "black" ? "Black (first player) wins"
+                          : "White (second player) wins")
       << "\n";
   if (r.complete())
     out << "Pie rule: White swaps after every winning opening and replies to every losing one, "
@@ -118,7 +119,7 @@ class KeySetPool {
 };
 
 template <class Game, int W>
-  requires SearchedGame<Game, W>
+requires SearchedGame<Game, W>
 class SolveSession {
   using Rules = typename Game::Rules;
   using State = typename Game::template State<W>;
@@ -140,7 +141,8 @@ class SolveSession {
     // --resume with every class asked for proven: the file stays as it is,
     // unless it was read re-grouped, when it gains the openings of merged classes.
     if (todo_.empty() && !results_.regrouped_on_read) {
-      if (!cfg_.quiet) std::cerr << "nothing left to do: every class asked for is proven in " << cfg_.out << "\n";
+      if (!cfg_.quiet)
+        std::cerr << "nothing left to do: every class asked for is proven in " << cfg_.out << "\n";
       print_results_table(results_, std::cout);
       return 0;
     }
@@ -162,13 +164,13 @@ class SolveSession {
   void resume_from_file() {
     results_ = Results::from_json(read_file(cfg_.out), cfg_.out);
     if (results_.size != n_ || results_.game != Rules::name)
-      throw UsageError(cfg_.out + " holds a " + results_.game + " " + nxn(results_.size) + " solve, not " + Rules::name +
-                       " " + nxn(n_));
+      throw UsageError(cfg_.out + " holds a " + results_.game + " " + nxn(results_.size) + " solve, not " +
+                       Rules::name + " " + nxn(n_));
     if constexpr (kGonnect)
       if (results_.ko_rule != ko_rule_name(variant_.ko) || results_.edges != edge_rule_name(variant_.edges) ||
           results_.ghi != ghi_name())
-        throw UsageError(cfg_.out + " was solved with ko rule " + results_.ko_rule + ", edges " + results_.edges +
-                         ", ghi " + results_.ghi + "; resume it with the same options");
+        throw UsageError(cfg_.out + " was solved with ko rule " + results_.ko_rule + ", edges " +
+                         results_.edges + ", ghi " + results_.ghi + "; resume it with the same options");
     if (cfg_.quiet) return;
     std::string before;
     for (const auto& o : results_.openings)
@@ -191,8 +193,9 @@ class SolveSession {
         // not a results file: nothing proven in it
       }
       if (held > 0)
-        throw UsageError(cfg_.out + " holds " + std::to_string(held) + " proven opening" + (held == 1 ? "" : "s") +
-                         "; add --resume to carry on from them, --overwrite to replace them, or give another --out");
+        throw UsageError(
+            cfg_.out + " holds " + std::to_string(held) + " proven opening" + (held == 1 ? "" : "s") +
+            "; add --resume to carry on from them, --overwrite to replace them, or give another --out");
     }
     results_.size = n_;
     results_.game = Rules::name;
@@ -255,9 +258,10 @@ class SolveSession {
       s << " | " << point_name(n_, todo_[js.job]) << " pn " << number(f.pn) << " dn " << number(f.dn);
       if (js.searches > 1) s << " x" << js.searches;
     }
-    s << " | nodes " << human_count(double(nodes_.load())) << " (" << human_count(nodes_.load() / std::max(secs, 1e-9))
-      << "/s) | table " << std::setprecision(0) << tt_->fill() * 100 << "% of " << human_bytes(double(tt_->bytes()))
-      << " | mem " << human_bytes(double(resident_bytes()));
+    s << " | nodes " << human_count(double(nodes_.load())) << " ("
+      << human_count(nodes_.load() / std::max(secs, 1e-9)) << "/s) | table " << std::setprecision(0)
+      << tt_->fill() * 100 << "% of " << human_bytes(double(tt_->bytes())) << " | mem "
+      << human_bytes(double(resident_bytes()));
     return s.str();
   }
 
@@ -302,7 +306,8 @@ class SolveSession {
         game_principal_variation<Game, W>(jobs_[r.job], *tt_, cfg_.dfpn.symmetry, 4 * g_.cells);
     const auto t_proof = std::chrono::steady_clock::now();
     const uint64_t proof_size = extract_proof(jobs_[r.job], winner, rep);
-    const double proof_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
+    const double proof_secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
     std::lock_guard lock(results_mutex_);
     exact_nodes_ += r.nodes;
     // Every point of the class, with moves mapped by the symmetry that takes
@@ -339,9 +344,9 @@ class SolveSession {
       if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
       else proof = builder.build(pos, winner);
       size = proof.entries.size();
-      write_file_atomically(cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) +
-                                ".proof.xz",
-                            compress_xz(proof.to_text()));
+      write_file_atomically(
+          cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz",
+          compress_xz(proof.to_text()));
     }
     key_sets_.give_back(std::move(visited));
     return size;
@@ -372,8 +377,8 @@ class SolveSession {
   int finish() {
     save();
     if (stop_requested().load()) {
-      std::cerr << "interrupted: " << proven_.load() << " of " << classes_.size() << " classes proven and saved in "
-                << cfg_.out << "; run again with --resume to continue\n";
+      std::cerr << "interrupted: " << proven_.load() << " of " << classes_.size()
+                << " classes proven and saved in " << cfg_.out << "; run again with --resume to continue\n";
       return 130;
     }
     print_results_table(results_, std::cout);

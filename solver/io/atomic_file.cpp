@@ -84,10 +84,10 @@ mode_t file_creation_mode() {
 // file system without flock gets atomic writes still, unserialised.
 class DirectoryLock {
  public:
-  explicit DirectoryLock(const std::string& dir) : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  explicit DirectoryLock(const std::string& dir)
+      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (fd_ < 0) return;
-    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-    }
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {}
   }
   ~DirectoryLock() {
     if (fd_ >= 0) ::close(fd_);  // closing releases the lock
@@ -175,8 +175,10 @@ int open_input_file(const std::string& path, uint64_t* size) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    if (S_ISDIR(st.st_mode)) throw std::runtime_error("cannot read " + path + ": it is a directory, not a file");
-    throw std::runtime_error("cannot read " + path + ": it is " + kind_of(st.st_mode) + ", not a regular file");
+    if (S_ISDIR(st.st_mode))
+      throw std::runtime_error("cannot read " + path + ": it is a directory, not a file");
+    throw std::runtime_error("cannot read " + path + ": it is " + kind_of(st.st_mode) +
+                             ", not a regular file");
   }
   if (size) *size = uint64_t(st.st_size);
   return fd;
@@ -191,7 +193,8 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
   } closer{fd};
   if (size > max_bytes)
     throw std::runtime_error("cannot read " + path + ": it holds " + std::to_string(size) +
-                             " bytes, more than the " + std::to_string(max_bytes) + " an input file may have");
+                             " bytes, more than the " + std::to_string(max_bytes) +
+                             " an input file may have");
   std::string text;
   text.reserve(size_t(size));
   char buf[1 << 16];
@@ -203,8 +206,8 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
     }
     if (got == 0) break;
     if (text.size() + size_t(got) > max_bytes)  // it grew while read
-      throw std::runtime_error("cannot read " + path + ": it holds more than the " + std::to_string(max_bytes) +
-                               " bytes an input file may have");
+      throw std::runtime_error("cannot read " + path + ": it holds more than the " +
+                               std::to_string(max_bytes) + " bytes an input file may have");
     text.append(buf, size_t(got));
   }
   return text;

@@ -34,14 +34,22 @@ using Source = std::function<bool(std::string_view&)>;
 
 const char* lzma_reason(lzma_ret r) {
   switch (r) {
-    case LZMA_FORMAT_ERROR: return "not in the .xz format";
-    case LZMA_DATA_ERROR: return "the compressed data are corrupt";
-    case LZMA_BUF_ERROR: return "the compressed data end too early (truncated?)";
-    case LZMA_MEM_ERROR: return "out of memory";
-    case LZMA_MEMLIMIT_ERROR: return "it needs more memory to unpack than allowed";
-    case LZMA_OPTIONS_ERROR: return "it uses unsupported options";
-    case LZMA_UNSUPPORTED_CHECK: return "it uses an unsupported integrity check";
-    default: return "liblzma failed";
+    case LZMA_FORMAT_ERROR:
+      return "not in the .xz format";
+    case LZMA_DATA_ERROR:
+      return "the compressed data are corrupt";
+    case LZMA_BUF_ERROR:
+      return "the compressed data end too early (truncated?)";
+    case LZMA_MEM_ERROR:
+      return "out of memory";
+    case LZMA_MEMLIMIT_ERROR:
+      return "it needs more memory to unpack than allowed";
+    case LZMA_OPTIONS_ERROR:
+      return "it uses unsupported options";
+    case LZMA_UNSUPPORTED_CHECK:
+      return "it uses an unsupported integrity check";
+    default:
+      return "liblzma failed";
   }
 }
 
@@ -115,15 +123,18 @@ std::string gunzip(const Source& more, const std::string& where, size_t limit, b
       continue;
     }
     if (r == Z_BUF_ERROR && end && s.avail_in == 0)
-      throw std::runtime_error(where + " is not a valid .gz file: the compressed data end too early (truncated?)");
+      throw std::runtime_error(where +
+                               " is not a valid .gz file: the compressed data end too early (truncated?)");
     if (r != Z_OK && r != Z_BUF_ERROR)
       throw std::runtime_error(where + " is not a valid .gz file: " +
-                               (r == Z_MEM_ERROR ? std::string("out of memory")
-                                                 : std::string(s.msg ? s.msg : "the compressed data are corrupt")));
+                               (r == Z_MEM_ERROR
+                                    ? std::string("out of memory")
+                                    : std::string(s.msg ? s.msg : "the compressed data are corrupt")));
   }
 }
 
-std::string decode(const Source& more, Compression kind, const std::string& where, size_t limit, bool prefix) {
+std::string decode(const Source& more, Compression kind, const std::string& where, size_t limit,
+                   bool prefix) {
   return kind == Compression::Xz ? unxz(more, where, limit, prefix) : gunzip(more, where, limit, prefix);
 }
 
@@ -137,7 +148,8 @@ Compression compression_of(const std::string& path) {
   return ends(".xz") ? Compression::Xz : ends(".gz") ? Compression::Gzip : Compression::None;
 }
 
-std::string decompress(std::string_view data, Compression kind, const std::string& where, size_t limit, bool prefix) {
+std::string decompress(std::string_view data, Compression kind, const std::string& where, size_t limit,
+                       bool prefix) {
   if (kind == Compression::None) {
     if (data.size() > limit && !prefix) too_big(where, limit);
     return std::string(data.substr(0, limit));
@@ -179,7 +191,8 @@ std::string read_maybe_compressed(const std::string& path, size_t limit, bool pr
   return decode(
       [&](std::string_view& in) {
         const size_t got = std::fread(buf, 1, sizeof buf, f.get());
-        if (std::ferror(f.get())) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+        if (std::ferror(f.get()))
+          throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
         in = std::string_view(buf, got);
         return got > 0;
       },
@@ -188,7 +201,8 @@ std::string read_maybe_compressed(const std::string& path, size_t limit, bool pr
 
 std::string compress_xz(std::string_view text) {
   lzma_stream s = LZMA_STREAM_INIT;
-  if (lzma_easy_encoder(&s, 6, LZMA_CHECK_CRC64) != LZMA_OK) throw std::runtime_error("cannot start the .xz encoder");
+  if (lzma_easy_encoder(&s, 6, LZMA_CHECK_CRC64) != LZMA_OK)
+    throw std::runtime_error("cannot start the .xz encoder");
   std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&s, lzma_end);
   std::string out;
   char buf[kChunk];

@@ -36,7 +36,8 @@ Json parse_json(std::string_view text) {
   } catch (const Json::exception& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();
-    if (const size_t close = what.find("] "); what.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
+    if (const size_t close = what.find("] ");
+        what.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
       what = what.substr(close + 2);
     throw JsonError("not valid JSON: " + what);
   }
@@ -48,13 +49,20 @@ void JsonField::fail(const std::string& why) const {
 
 const char* JsonField::type_name() const {
   switch (v_->type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::number_float: return "a fractional number";
-    default: return "a number";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return "a boolean";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::number_float:
+      return "a fractional number";
+    default:
+      return "a number";
   }
 }
 
@@ -113,7 +121,8 @@ long long JsonField::integer(long long lo, long long hi) const {
   } else {
     fail(std::string("expected a whole number, found ") + type_name());
   }
-  if (x < lo || x > hi) fail(std::to_string(x) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+  if (x < lo || x > hi)
+    fail(std::to_string(x) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
   return x;
 }
 

@@ -35,14 +35,17 @@ std::pair<bool, bool> check_reachable(const JsonField& r) {
     c["record_replayed"].boolean();
   }
   if ((totals[3] > 0) != draw)
-    r["totals"]["draws"].fail(draw ? "is 0 beside a counterexample" : "counts draws but no counterexample is given");
+    r["totals"]["draws"].fail(draw ? "is 0 beside a counterexample"
+                                   : "counts draws but no counterexample is given");
   return {complete, draw};
 }
 
 std::pair<bool, bool> check_crosscut_free(const JsonField& c) {
   const bool complete = c["complete"].boolean();
-  for (const char* f : {"lemma_pruning", "won_pruning", "full_board_skip", "frontier_merging"}) c[f].boolean();
-  for (const char* f : {"nodes", "boards_checked", "both_stuck", "memo_hits", "memo_entries", "tasks", "tasks_done"})
+  for (const char* f : {"lemma_pruning", "won_pruning", "full_board_skip", "frontier_merging"})
+    c[f].boolean();
+  for (const char* f :
+       {"nodes", "boards_checked", "both_stuck", "memo_hits", "memo_entries", "tasks", "tasks_done"})
     c[f].count();
   const unsigned long long counterexamples = c["counterexamples"].count();
   if (c["tasks_done"].count() > c["tasks"].count()) c["tasks_done"].fail("exceeds tasks");
@@ -64,7 +67,8 @@ Json read_nodraw_file(const std::string& text, const std::string& where) {
     for (const char* f : {"program", "commit", "command", "date"}) v[f].str();
     v["threads"].integer(1, 1 << 16);
     bool complete = true, counter = false;
-    if (!v.has("reachable") && !v.has("crosscut_free")) v.fail("neither reachable nor crosscut_free is present");
+    if (!v.has("reachable") && !v.has("crosscut_free"))
+      v.fail("neither reachable nor crosscut_free is present");
     if (v.has("reachable")) {
       const auto [c, d] = check_reachable(v["reachable"]);
       complete &= c, counter |= d;

@@ -7,7 +7,8 @@
 namespace konobi {
 
 std::string PuzzleSet::to_json() const {
-  Json j = {{"schema", kPuzzleSchema}, {"game", game}, {"size", size}, {"provenance", provenance_json(provenance)}};
+  Json j = {
+      {"schema", kPuzzleSchema}, {"game", game}, {"size", size}, {"provenance", provenance_json(provenance)}};
   j["settings"] = Json{{"seed", seed},
                        {"min_remoteness", min_remoteness},
                        {"min_stones", min_stones},
@@ -44,20 +45,16 @@ void check_puzzle(int n, const JsonField& f, const PuzzleEntry& e) {
   PositionText t;
   try {
     t = parse_position(e.position);
-  } catch (const ParseError& x) {
-    f["position"].fail(x.what());
-  }
+  } catch (const ParseError& x) { f["position"].fail(x.what()); }
   if (t.n != n)
-    f["position"].fail("a " + std::to_string(t.n) + "x" + std::to_string(t.n) + " position in a file of size " +
-                       std::to_string(n));
+    f["position"].fail("a " + std::to_string(t.n) + "x" + std::to_string(t.n) +
+                       " position in a file of size " + std::to_string(n));
   const char* side = t.to_move == Black ? "black" : "white";
   if (e.to_move != side) f["to_move"].fail("'" + e.to_move + "' but the position has " + side + " to move");
   int sol = 0;
   try {
     sol = parse_point(n, e.solution);
-  } catch (const ParseError& x) {
-    f["solution"].fail(x.what());
-  }
+  } catch (const ParseError& x) { f["solution"].fail(x.what()); }
   if (t.cells[sol] >= 0) f["solution"].fail(e.solution + " is not an empty point");
   using G = Game<KonobiRules, W>;
   Position<W> start = from_text<W>(t);
@@ -71,15 +68,11 @@ void check_puzzle(int n, const JsonField& f, const PuzzleEntry& e) {
   for (const JsonField& m : f["record"].array()) {
     try {
       record.push_back(parse_move(n, m.str()));
-    } catch (const ParseError& x) {
-      m.fail(x.what());
-    }
+    } catch (const ParseError& x) { m.fail(x.what()); }
   }
   try {
     game.play_record(record);
-  } catch (const RuleError& x) {
-    f["record"].fail(x.what());
-  }
+  } catch (const RuleError& x) { f["record"].fail(x.what()); }
   PositionText reached = to_text(game.position());
   if (reached.cells != t.cells || reached.to_move != t.to_move)
     f["record"].fail("does not reach the position: it reaches " + format_position(reached));
@@ -92,7 +85,8 @@ PuzzleSet PuzzleSet::from_json(const std::string& text, const std::string& where
     const Json doc = parse_json(text);
     const JsonField v(doc, "");
     if (!doc.is_object()) v.fail("expected an object");
-    if (v["schema"].str() != kPuzzleSchema) v["schema"].fail("'" + v["schema"].str() + "' is not " + kPuzzleSchema);
+    if (v["schema"].str() != kPuzzleSchema)
+      v["schema"].fail("'" + v["schema"].str() + "' is not " + kPuzzleSchema);
     PuzzleSet s;
     s.game = v["game"].one_of({"konobi"});
     s.size = int(v["size"].integer(kMinSize, kMaxSize));
@@ -126,9 +120,7 @@ PuzzleSet PuzzleSet::from_json(const std::string& text, const std::string& where
       e.alphabeta_nodes = p["alphabeta_nodes"].count();
       try {
         with_words(s.size, [&](auto w) { check_puzzle<decltype(w)::value>(s.size, p, e); });
-      } catch (const ParseError& x) {
-        p.fail(x.what());
-      }
+      } catch (const ParseError& x) { p.fail(x.what()); }
       s.puzzles.push_back(std::move(e));
     }
     return s;

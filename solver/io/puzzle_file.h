@@ -15,12 +15,12 @@ constexpr const char* kPuzzleSchema = "konobi-puzzles/1";
 
 struct PuzzleEntry {
   int id = 0;
-  std::string position;                // position text (docs/NOTATION.md)
-  std::string to_move;                 // "black" or "white"
-  std::string solution;                // the one winning move
-  int remoteness = 0;                  // plies to the win, the solution included
-  std::vector<std::string> record;     // from the empty board to the position
-  int game = 0;                        // the random game it came from
+  std::string position;             // position text (docs/NOTATION.md)
+  std::string to_move;              // "black" or "white"
+  std::string solution;             // the one winning move
+  int remoteness = 0;               // plies to the win, the solution included
+  std::vector<std::string> record;  // from the empty board to the position
+  int game = 0;                     // the random game it came from
   unsigned long long dfpn_nodes = 0, alphabeta_nodes = 0;
   // Moves the solver makes to win, the solution included.
   int moves_to_win() const { return (remoteness + 1) / 2; }

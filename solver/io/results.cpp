@@ -9,11 +9,9 @@
 namespace konobi {
 
 Json provenance_json(const Provenance& p) {
-  return Json{{"program", p.program},           {"commit", p.commit},
-              {"command", p.command},           {"date", p.date},
-              {"threads", p.threads},           {"tt_mb", json_number(p.tt_mb)},
-              {"symmetry", p.symmetry},         {"evaluation", p.evaluation},
-              {"simulation", p.simulation}};
+  return Json{{"program", p.program},   {"commit", p.commit},         {"command", p.command},
+              {"date", p.date},         {"threads", p.threads},       {"tt_mb", json_number(p.tt_mb)},
+              {"symmetry", p.symmetry}, {"evaluation", p.evaluation}, {"simulation", p.simulation}};
 }
 
 Provenance read_provenance(const JsonField& p) {
@@ -111,7 +109,8 @@ Results Results::from_json(const std::string& text, const std::string& where) {
     const Json doc = parse_json(text);
     const JsonField v(doc, "");
     if (!doc.is_object()) v.fail("expected an object");
-    if (v["schema"].str() != kResultsSchema) v["schema"].fail("'" + v["schema"].str() + "' is not " + kResultsSchema);
+    if (v["schema"].str() != kResultsSchema)
+      v["schema"].fail("'" + v["schema"].str() + "' is not " + kResultsSchema);
     Results r;
     r.game = v["game"].one_of({"konobi", "gonnect"});
     r.size = int(v["size"].integer(kMinSize, kMaxSize));
@@ -129,8 +128,9 @@ Results Results::from_json(const std::string& text, const std::string& where) {
     r.seconds = v["seconds"].seconds();
     const std::vector<JsonField> list = v["openings"].array();
     if (int(list.size()) != r.size * r.size)
-      v["openings"].fail("lists " + std::to_string(list.size()) + " openings, not " + std::to_string(r.size * r.size) +
-                         " (one per point of the " + std::to_string(r.size) + "x" + std::to_string(r.size) + " board)");
+      v["openings"].fail("lists " + std::to_string(list.size()) + " openings, not " +
+                         std::to_string(r.size * r.size) + " (one per point of the " +
+                         std::to_string(r.size) + "x" + std::to_string(r.size) + " board)");
     for (const JsonField& o : list) {
       OpeningResult x;
       x.point = o["point"].str();
@@ -139,13 +139,12 @@ Results Results::from_json(const std::string& text, const std::string& where) {
       if (x.solved) {
         x.winner = o["winner"].one_of({"black", "white"});
         if (o["swap"].boolean() != x.swap())
-          o["swap"].fail(std::string("says ") + (x.swap() ? "false" : "true") + " but the winner is " + x.winner);
+          o["swap"].fail(std::string("says ") + (x.swap() ? "false" : "true") + " but the winner is " +
+                         x.winner);
         for (const JsonField& m : o["continuation"].array()) {
           try {
             parse_move(r.size, m.str());
-          } catch (const ParseError& e) {
-            m.fail(e.what());
-          }
+          } catch (const ParseError& e) { m.fail(e.what()); }
           x.continuation.push_back(m.str());
         }
         x.nodes = o["nodes"].count();
@@ -163,13 +162,15 @@ Results Results::from_json(const std::string& text, const std::string& where) {
       r.openings.push_back(std::move(x));
     }
     // The summary fields restate the openings; a file where they disagree was edited or is corrupt.
-    if (v["complete"].boolean() != r.complete()) v["complete"].fail("disagrees with the openings' solved fields");
+    if (v["complete"].boolean() != r.complete())
+      v["complete"].fail("disagrees with the openings' solved fields");
     const Summary s = summarize(r);
     for (const char* f : {"winner", "winning_openings"})
       if (v["empty_board"][f].json() != s.empty_board[f])
         v["empty_board"][f].fail("is " + v["empty_board"][f].json().dump() + ", the openings give " +
                                  s.empty_board[f].dump());
-    for (const char* f : {"openings_solved", "openings_black_wins", "openings_white_wins", "second_player_wins"})
+    for (const char* f :
+         {"openings_solved", "openings_black_wins", "openings_white_wins", "second_player_wins"})
       if (v["pie"][f].json() != s.pie[f])
         v["pie"][f].fail("is " + v["pie"][f].json().dump() + ", the openings give " + s.pie[f].dump());
     // Then the order of the openings, their names and classes, and equal values within a class

@@ -17,7 +17,7 @@ struct OpeningResult {
   std::string point;           // Black's first stone
   std::string representative;  // the point of its symmetry class that was solved
   bool solved = false;
-  std::string winner;  // "black" or "white" (with White to move, no swap)
+  std::string winner;                     // "black" or "white" (with White to move, no swap)
   std::vector<std::string> continuation;  // best play from the opening, White first
   // Solved: the search of the run that proved it. Unsolved: every run's
   // effort on it so far, so a long attempt that was stopped is on record.

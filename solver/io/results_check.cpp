@@ -22,8 +22,9 @@ bool grouped_by(const Results& r, const Geometry<1>& g) {
 }
 
 std::string rule_text(const Geometry<1>& g) {
-  return g.transposes_swap_colors ? "the 4 symmetries that keep the colours (mirrors and the half turn)"
-                                  : "all 8 symmetries (Gonnect with either edges: a transpose keeps the colours)";
+  return g.transposes_swap_colors
+             ? "the 4 symmetries that keep the colours (mirrors and the half turn)"
+             : "all 8 symmetries (Gonnect with either edges: a transpose keeps the colours)";
 }
 
 }  // namespace
@@ -32,9 +33,7 @@ void check_results(Results& r) {
   const Geometry<1>* gp = nullptr;
   try {
     gp = &opening_geometry(r.size, r.game, r.game == "gonnect" ? r.edges : "");
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(e.what());
-  }
+  } catch (const std::invalid_argument& e) { throw std::runtime_error(e.what()); }
   const Geometry<1>& g = *gp;
   const int n = r.size;
   if (int(r.openings.size()) != g.cells)
@@ -46,12 +45,11 @@ void check_results(Results& r) {
     int q = -1;
     try {
       q = parse_point(n, name);
-    } catch (const ParseError&) {
-    }
+    } catch (const ParseError&) {}
     if (q < 0)
       throw std::runtime_error(field(p, "point") + " is '" + name + "', which is not a point of the " +
-                               std::to_string(n) + "x" + std::to_string(n) + " board (expected " + point_name(n, p) +
-                               ")");
+                               std::to_string(n) + "x" + std::to_string(n) + " board (expected " +
+                               point_name(n, p) + ")");
     throw std::runtime_error(field(p, "point") + " is " + name + ", expected " + point_name(n, p) +
                              ": the openings must be listed in point order a1, b1, ..., row by row");
   }
@@ -63,9 +61,10 @@ void check_results(Results& r) {
     for (int q = 0; q < p; ++q) {
       const OpeningResult& x = r.openings[q];
       if (x.solved && x.winner != o.winner && opening_representative(g, q) == opening_representative(g, p))
-        throw std::runtime_error(field(p, "winner") + " is " + o.winner + " for " + o.point + ", but " + x.winner +
-                                 " for " + x.point + " in the same class (" +
-                                 point_name(n, opening_representative(g, p)) + ", under " + rule_text(g) + ")");
+        throw std::runtime_error(field(p, "winner") + " is " + o.winner + " for " + o.point + ", but " +
+                                 x.winner + " for " + x.point + " in the same class (" +
+                                 point_name(n, opening_representative(g, p)) + ", under " + rule_text(g) +
+                                 ")");
     }
   }
   if (grouped_by(r, g)) return;
@@ -77,12 +76,12 @@ void check_results(Results& r) {
   for (int p = 0; p < g.cells; ++p) {
     const std::string rep = point_name(n, opening_representative(g, p));
     if (r.openings[p].representative != rep)
-      throw std::runtime_error(field(p, "class") + " is '" + r.openings[p].representative + "' for " +
-                               r.openings[p].point + ", but its class representative under " + rule_text(g) +
-                               " is " + rep +
-                               (g.transposes_swap_colors ? ""
-                                                         : " (a file grouped by the 4 mirror symmetries is read "
-                                                           "re-grouped only when every class follows that rule)"));
+      throw std::runtime_error(
+          field(p, "class") + " is '" + r.openings[p].representative + "' for " + r.openings[p].point +
+          ", but its class representative under " + rule_text(g) + " is " + rep +
+          (g.transposes_swap_colors ? ""
+                                    : " (a file grouped by the 4 mirror symmetries is read "
+                                      "re-grouped only when every class follows that rule)"));
   }
 }
 

@@ -10,11 +10,21 @@ std::string xml_escape(const std::string& text) {
   std::string s;
   for (char c : text) {
     switch (c) {
-      case '&': s += "&amp;"; break;
-      case '<': s += "&lt;"; break;
-      case '>': s += "&gt;"; break;
-      case '"': s += "&quot;"; break;
-      case '\'': s += "&apos;"; break;
+      case '&':
+        s += "&amp;";
+        break;
+      case '<':
+        s += "&lt;";
+        break;
+      case '>':
+        s += "&gt;";
+        break;
+      case '"':
+        s += "&quot;";
+        break;
+      case '\'':
+        s += "&apos;";
+        break;
       default:
         // Control characters are not allowed in XML 1.0 text.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') s += '?';
@@ -26,11 +36,11 @@ std::string xml_escape(const std::string& text) {
 
 namespace {
 
-constexpr int kCell = 40;    // distance between points
-constexpr int kLabel = 26;   // room for the coordinates
-constexpr int kBand = 10;    // thickness of an edge band
-constexpr int kTitle = 30;   // room for the title line
-constexpr int kNote = 18;    // one line of notes
+constexpr int kCell = 40;   // distance between points
+constexpr int kLabel = 26;  // room for the coordinates
+constexpr int kBand = 10;   // thickness of an edge band
+constexpr int kTitle = 30;  // room for the title line
+constexpr int kNote = 18;   // one line of notes
 
 // Where things go: the picture's size and the centre of each point.
 struct Layout {
@@ -56,14 +66,17 @@ Layout layout(const SvgBoard& b) {
 
 void draw_header(std::ostream& s, const SvgBoard& b, const Layout& l) {
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << l.width << "\" height=\"" << l.height
-    << "\" viewBox=\"0 0 " << l.width << ' ' << l.height << "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n";
-  s << "<title>" << xml_escape(b.title.empty() ? "Konobi " + std::to_string(l.n) + "x" + std::to_string(l.n) : b.title)
+    << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << l.width << "\" height=\""
+    << l.height << "\" viewBox=\"0 0 " << l.width << ' ' << l.height
+    << "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n";
+  s << "<title>"
+    << xml_escape(b.title.empty() ? "Konobi " + std::to_string(l.n) + "x" + std::to_string(l.n) : b.title)
     << "</title>\n";
   s << "<rect x=\"0\" y=\"0\" width=\"" << l.width << "\" height=\"" << l.height << "\" fill=\"#ffffff\"/>\n";
   if (!b.title.empty())
-    s << "<text x=\"" << l.width / 2 << "\" y=\"20\" font-size=\"16\" text-anchor=\"middle\" fill=\"#000000\">"
-      << xml_escape(b.title) << "</text>\n";
+    s << "<text x=\"" << l.width / 2
+      << "\" y=\"20\" font-size=\"16\" text-anchor=\"middle\" fill=\"#000000\">" << xml_escape(b.title)
+      << "</text>\n";
 }
 
 // Edges: Black owns the top and bottom, White the left and right.
@@ -101,7 +114,8 @@ void draw_grid(std::ostream& s, const Layout& l) {
   }
   for (int r = 0; r < n; ++r) {
     s << "<text x=\"" << bx - kBand - kLabel / 2 << "\" y=\"" << l.cy(r) + 5 << "\">" << r + 1 << "</text>\n";
-    s << "<text x=\"" << bx + side + kBand + kLabel / 2 << "\" y=\"" << l.cy(r) + 5 << "\">" << r + 1 << "</text>\n";
+    s << "<text x=\"" << bx + side + kBand + kLabel / 2 << "\" y=\"" << l.cy(r) + 5 << "\">" << r + 1
+      << "</text>\n";
   }
   s << "</g>\n";
 }
@@ -113,9 +127,11 @@ void draw_values(std::ostream& s, const SvgBoard& b, const Layout& l) {
   for (int p = 0; p < n * n; ++p) {
     const SvgValue& v = b.values[p];
     if (v.side == SvgValue::None) continue;
-    const char* fill = v.side == SvgValue::Black ? "#303030" : v.side == SvgValue::White ? "#fafafa" : "#b4b4b4";
-    s << "<rect x=\"" << l.cx(p % n) - kCell / 2 + 2 << "\" y=\"" << l.cy(p / n) - kCell / 2 + 2 << "\" width=\""
-      << kCell - 4 << "\" height=\"" << kCell - 4 << "\" rx=\"4\" fill=\"" << fill
+    const char* fill = v.side == SvgValue::Black   ? "#303030"
+                       : v.side == SvgValue::White ? "#fafafa"
+                                                   : "#b4b4b4";
+    s << "<rect x=\"" << l.cx(p % n) - kCell / 2 + 2 << "\" y=\"" << l.cy(p / n) - kCell / 2 + 2
+      << "\" width=\"" << kCell - 4 << "\" height=\"" << kCell - 4 << "\" rx=\"4\" fill=\"" << fill
       << "\" stroke=\"#808080\" stroke-width=\"1\"/>\n";
   }
   s << "</g>\n";
@@ -127,8 +143,8 @@ void draw_stones(std::ostream& s, const SvgBoard& b, const Layout& l) {
   s << "<g id=\"stones\" stroke=\"#000000\" stroke-width=\"1.5\">\n";
   for (int p = 0; p < n * n; ++p) {
     if (b.cells[p] < 0) continue;
-    s << "<circle cx=\"" << l.cx(p % n) << "\" cy=\"" << l.cy(p / n) << "\" r=\"" << kCell * 2 / 5 << "\" fill=\""
-      << (b.cells[p] == 0 ? "#111111" : "#fcfcfc") << "\"/>\n";
+    s << "<circle cx=\"" << l.cx(p % n) << "\" cy=\"" << l.cy(p / n) << "\" r=\"" << kCell * 2 / 5
+      << "\" fill=\"" << (b.cells[p] == 0 ? "#111111" : "#fcfcfc") << "\"/>\n";
   }
   s << "</g>\n";
 }
@@ -140,22 +156,24 @@ void draw_marks(std::ostream& s, const SvgBoard& b, const Layout& l) {
     const int x = l.cx(p % n), y = l.cy(p / n);
     const bool on_black = b.cells[p] == 0;
     switch (b.marks[p]) {
-      case SvgMark::None: break;
+      case SvgMark::None:
+        break;
       case SvgMark::LastMove:
         s << "<rect x=\"" << x - 5 << "\" y=\"" << y - 5 << "\" width=\"10\" height=\"10\" fill=\""
           << (on_black ? "#ffffff" : "#000000") << "\"/>\n";
         break;
       case SvgMark::Solution:
-        s << "<path d=\"M" << x << ' ' << y - 12 << "L" << x + 12 << ' ' << y << "L" << x << ' ' << y + 12 << "L"
-          << x - 12 << ' ' << y << "Z\" fill=\"#d02020\" stroke=\"#600000\" stroke-width=\"1\"/>\n";
+        s << "<path d=\"M" << x << ' ' << y - 12 << "L" << x + 12 << ' ' << y << "L" << x << ' ' << y + 12
+          << "L" << x - 12 << ' ' << y << "Z\" fill=\"#d02020\" stroke=\"#600000\" stroke-width=\"1\"/>\n";
         break;
       case SvgMark::WeakIllegal:
         s << "<path d=\"M" << x - 9 << ' ' << y << "H" << x + 9
           << "\" stroke=\"#c00000\" stroke-width=\"3\" fill=\"none\"/>\n";
         break;
       case SvgMark::Crosscut:
-        s << "<path d=\"M" << x - 8 << ' ' << y - 8 << "L" << x + 8 << ' ' << y + 8 << "M" << x + 8 << ' ' << y - 8
-          << "L" << x - 8 << ' ' << y + 8 << "\" stroke=\"#c00000\" stroke-width=\"3\" fill=\"none\"/>\n";
+        s << "<path d=\"M" << x - 8 << ' ' << y - 8 << "L" << x + 8 << ' ' << y + 8 << "M" << x + 8 << ' '
+          << y - 8 << "L" << x - 8 << ' ' << y + 8
+          << "\" stroke=\"#c00000\" stroke-width=\"3\" fill=\"none\"/>\n";
         break;
     }
   }
@@ -191,9 +209,12 @@ void draw_notes(std::ostream& s, const SvgBoard& b, const Layout& l) {
 
 std::string render_svg(const SvgBoard& b) {
   const int n = b.n;
-  if (n < 1 || int(b.cells.size()) != n * n) throw std::invalid_argument("render_svg: cells do not match the size");
-  if (!b.marks.empty() && int(b.marks.size()) != n * n) throw std::invalid_argument("render_svg: marks do not match the size");
-  if (!b.values.empty() && int(b.values.size()) != n * n) throw std::invalid_argument("render_svg: values do not match the size");
+  if (n < 1 || int(b.cells.size()) != n * n)
+    throw std::invalid_argument("render_svg: cells do not match the size");
+  if (!b.marks.empty() && int(b.marks.size()) != n * n)
+    throw std::invalid_argument("render_svg: marks do not match the size");
+  if (!b.values.empty() && int(b.values.size()) != n * n)
+    throw std::invalid_argument("render_svg: values do not match the size");
 
   const Layout l = layout(b);
   std::ostringstream s;

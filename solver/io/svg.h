@@ -14,10 +14,10 @@ namespace konobi {
 
 enum class SvgMark {
   None,
-  LastMove,    // a small square on the stone just played
-  Solution,    // a diamond on the point to play
-  WeakIllegal, // a bar: illegal by the weak-connection rule
-  Crosscut,    // a cross: illegal by the crosscut rule
+  LastMove,     // a small square on the stone just played
+  Solution,     // a diamond on the point to play
+  WeakIllegal,  // a bar: illegal by the weak-connection rule
+  Crosscut,     // a cross: illegal by the crosscut rule
 };
 
 struct SvgValue {
@@ -28,10 +28,10 @@ struct SvgValue {
 
 struct SvgBoard {
   int n = 0;
-  std::vector<int> cells;       // by point, row by row from a1: -1 empty, 0 Black, 1 White
-  std::vector<SvgMark> marks;   // empty, or one per point
-  std::vector<SvgValue> values; // empty, or one per point
-  std::string title;            // a line above the board ("" for none)
+  std::vector<int> cells;          // by point, row by row from a1: -1 empty, 0 Black, 1 White
+  std::vector<SvgMark> marks;      // empty, or one per point
+  std::vector<SvgValue> values;    // empty, or one per point
+  std::string title;               // a line above the board ("" for none)
   std::vector<std::string> notes;  // lines of text below the board
 };
 

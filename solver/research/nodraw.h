@@ -68,22 +68,22 @@ struct PlyCounts {
 };
 
 struct ReachableOptions {
-  int max_ply = -1;         // stop after this ply (-1: run to the end)
-  double max_mb = 0;        // refuse to grow past this much table memory (0: no limit)
-  bool keep_plies = false;  // keep every ply's states (needed to rebuild a game record)
+  int max_ply = -1;                              // stop after this ply (-1: run to the end)
+  double max_mb = 0;                             // refuse to grow past this much table memory (0: no limit)
+  bool keep_plies = false;                       // keep every ply's states (needed to rebuild a game record)
   std::function<void(const PlyCounts&)> on_ply;  // called as each ply is counted
-  std::atomic<uint64_t>* progress = nullptr;      // states expanded in the current ply
-  std::atomic<bool>* stop = nullptr;              // set to stop early (e.g. by Ctrl-C)
+  std::atomic<uint64_t>* progress = nullptr;     // states expanded in the current ply
+  std::atomic<bool>* stop = nullptr;             // set to stop early (e.g. by Ctrl-C)
 };
 
 struct ReachableResult {
   int n = 0;
   std::vector<PlyCounts> plies;
-  bool complete = false;        // every ply was counted to the end of all games
-  std::string stopped;          // why not, if not
-  uint64_t first_draw = 0;      // packed state of the first draw found (valid if draws)
+  bool complete = false;    // every ply was counted to the end of all games
+  std::string stopped;      // why not, if not
+  uint64_t first_draw = 0;  // packed state of the first draw found (valid if draws)
   int first_draw_ply = -1;
-  double peak_table_mb = 0;     // largest memory held by the state sets at once
+  double peak_table_mb = 0;                 // largest memory held by the state sets at once
   std::vector<std::vector<uint64_t>> kept;  // keep_plies: sorted states per ply
 
   uint64_t total(uint64_t PlyCounts::*f) const {
@@ -340,10 +340,10 @@ struct CrosscutFreeOptions {
 struct CrosscutFreeResult {
   int n = 0;
   bool lemma = false, prune_won = true, full_board_skip = false, memo = false;
-  uint64_t nodes = 0;      // partial boards (rows 1..k decided, k >= 2) that passed every pruning test
-  uint64_t memo_hits = 0;  // partial boards not expanded because an equivalent one was
-  uint64_t leaves = 0;     // whole boards checked with the rules
-  uint64_t stuck = 0;      // of those, boards where neither colour has a legal placement
+  uint64_t nodes = 0;            // partial boards (rows 1..k decided, k >= 2) that passed every pruning test
+  uint64_t memo_hits = 0;        // partial boards not expanded because an equivalent one was
+  uint64_t leaves = 0;           // whole boards checked with the rules
+  uint64_t stuck = 0;            // of those, boards where neither colour has a legal placement
   uint64_t counterexamples = 0;  // stuck boards where nobody has a winning chain
   std::vector<std::pair<uint64_t, uint64_t>> examples;  // (black, white) stones
   uint64_t tasks = 0, tasks_done = 0;
@@ -516,7 +516,8 @@ inline bool empties_are_double_crosscuts(int n, CrosscutFreeRow d, CrosscutFreeR
 template <class Rules, int W>
 CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = {}) {
   static_assert(W == 1, "the crosscut-free search works on one-word boards");
-  if (n < kMinSize || n > 8) throw std::invalid_argument("the crosscut-free search supports boards from 3x3 to 8x8");
+  if (n < kMinSize || n > 8)
+    throw std::invalid_argument("the crosscut-free search supports boards from 3x3 to 8x8");
   const auto t0 = std::chrono::steady_clock::now();
   const Geometry<W>& g = Geometry<W>::get(n);
   CrosscutFreeResult res;
@@ -598,7 +599,8 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
       if (has_winning_chain(pos, Black) || has_winning_chain(pos, White)) continue;
       counter.fetch_add(1, std::memory_order_relaxed);
       std::lock_guard lock(mu);
-      if (res.examples.size() < opt.max_examples) res.examples.push_back({pos.stones[Black].w[0], pos.stones[White].w[0]});
+      if (res.examples.size() < opt.max_examples)
+        res.examples.push_back({pos.stones[Black].w[0], pos.stones[White].w[0]});
     }
   };
 
@@ -624,7 +626,8 @@ CrosscutFreeResult crosscut_free_search(int n, const CrosscutFreeOptions& opt = 
       if (opt.prune_won) f0.f = frontier_after(nullptr, t.r0);
       Frame f1{t.r1, {}, f0.any_empty || (t.r1.b | t.r1.w) != full};
       if (opt.prune_won) f1.f = frontier_after(&f0, t.r1);
-      const bool pruned = (opt.prune_won && !f1.f.open_bottom) || (n == 3 && res.full_board_skip && !f1.any_empty);
+      const bool pruned =
+          (opt.prune_won && !f1.f.open_bottom) || (n == 3 && res.full_board_skip && !f1.any_empty);
       if (!pruned) {
         ++l_nodes;
         std::vector<Frame> st{f0, f1};

@@ -58,7 +58,8 @@ std::string PieReport::losing_share() const {
   const int of = complete() ? int(openings.size()) : solved();
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.1f%%", of ? 100.0 * white_wins() / of : 0.0);
-  return std::to_string(white_wins()) + " of " + std::to_string(of) + (complete() ? "" : " proven") + " (" + pct + ")";
+  return std::to_string(white_wins()) + " of " + std::to_string(of) + (complete() ? "" : " proven") + " (" +
+         pct + ")";
 }
 
 Results load_results_file(const std::string& path, int expected_size) {
@@ -69,7 +70,8 @@ Results load_results_file(const std::string& path, int expected_size) {
   if (r.size < kPieMinSize || r.size > kPieMaxSize)
     throw std::runtime_error(where + "size " + std::to_string(r.size) + " is outside 3..8");
   if (expected_size && r.size != expected_size)
-    throw std::runtime_error(path + " holds size " + std::to_string(r.size) + ", not " + std::to_string(expected_size));
+    throw std::runtime_error(path + " holds size " + std::to_string(r.size) + ", not " +
+                             std::to_string(expected_size));
   // The openings' order, classes and values were checked by from_json
   // (check_results, solver/io/results_check.h).
   return r;
@@ -111,8 +113,7 @@ PieReport make_pie_report(const Results& r, const std::string& file, uint64_t re
           throw std::runtime_error(file + ": alpha-beta finds that " + winner + " wins after " + o.point +
                                    ", the file says " + o.winner);
         remoteness[o.point] = remoteness_of(s);
-      } catch (const SearchStopped&) {
-      }
+      } catch (const SearchStopped&) {}
     }
     rep.openings.push_back(x);
   }
@@ -122,7 +123,8 @@ PieReport make_pie_report(const Results& r, const std::string& file, uint64_t re
 }
 
 std::string results_path(const std::string& dir, int n) {
-  return (std::filesystem::path(dir) / ("konobi-" + std::to_string(n) + "x" + std::to_string(n) + ".json")).string();
+  return (std::filesystem::path(dir) / ("konobi-" + std::to_string(n) + "x" + std::to_string(n) + ".json"))
+      .string();
 }
 
 std::vector<int> results_sizes(const std::string& dir) {
@@ -137,7 +139,9 @@ PieReport load_pie_report(const std::string& dir, int n, uint64_t remoteness_nod
   return make_pie_report(load_results_file(path, n), path, remoteness_nodes);
 }
 
-std::string opening_map_file(int n) { return "opening-map-" + std::to_string(n) + "x" + std::to_string(n) + ".svg"; }
+std::string opening_map_file(int n) {
+  return "opening-map-" + std::to_string(n) + "x" + std::to_string(n) + ".svg";
+}
 
 SvgBoard opening_map_svg(const PieReport& rep) {
   SvgBoard b;
@@ -147,7 +151,9 @@ SvgBoard opening_map_svg(const PieReport& rep) {
   b.values.resize(n * n);
   for (int p = 0; p < n * n; ++p) {
     const PieOpening& o = rep.openings[p];
-    b.values[p].side = !o.solved ? SvgValue::Unknown : o.winner == "black" ? SvgValue::Black : SvgValue::White;
+    b.values[p].side = !o.solved             ? SvgValue::Unknown
+                       : o.winner == "black" ? SvgValue::Black
+                                             : SvgValue::White;
     b.values[p].text = !o.solved ? "?" : o.winner == "black" ? "B" : "W";
   }
   const std::string nn = std::to_string(n) + "x" + std::to_string(n);
@@ -177,7 +183,9 @@ std::string map_text(const PieReport& rep) {
   return s.str();
 }
 
-std::string remoteness_text(const PieOpening& o) { return o.remoteness < 0 ? "-" : std::to_string(o.remoteness); }
+std::string remoteness_text(const PieOpening& o) {
+  return o.remoteness < 0 ? "-" : std::to_string(o.remoteness);
+}
 
 }  // namespace
 
@@ -185,8 +193,9 @@ std::string pie_text(const PieReport& rep) {
   const int n = rep.size;
   std::ostringstream s;
   s << "Konobi " << n << "x" << n << " under the pie rule (" << rep.file << ", "
-    << (rep.complete() ? "complete" : "partial: " + std::to_string(rep.solved()) + " of " +
-                                          std::to_string(rep.openings.size()) + " openings proven")
+    << (rep.complete() ? "complete"
+                       : "partial: " + std::to_string(rep.solved()) + " of " +
+                             std::to_string(rep.openings.size()) + " openings proven")
     << ")\n";
   s << "Opening map, Black's first stone (B: Black wins, White swaps; W: White wins, plays on; ?: unknown):\n"
     << map_text(rep);
@@ -194,8 +203,8 @@ std::string pie_text(const PieReport& rep) {
   char line[160];
   for (const PieOpening& o : rep.openings) {
     if (!o.solved) {
-      std::snprintf(line, sizeof line, "%-7s  %-5s  %-6s  %-4s  %10s  %10s  %10s\n", o.point.c_str(), o.cls.c_str(),
-                    "?", "?", "-", "-", "-");
+      std::snprintf(line, sizeof line, "%-7s  %-5s  %-6s  %-4s  %10s  %10s  %10s\n", o.point.c_str(),
+                    o.cls.c_str(), "?", "?", "-", "-", "-");
     } else {
       std::snprintf(line, sizeof line, "%-7s  %-5s  %-6s  %-4s  %10llu  %10llu  %10s\n", o.point.c_str(),
                     o.cls.c_str(), o.winner.c_str(), o.swap ? "yes" : "no", o.proof_size, o.nodes,
@@ -205,8 +214,9 @@ std::string pie_text(const PieReport& rep) {
   }
   s << "(proof size: positions where the winner moves in the proof; nodes: df-pn nodes of the class;\n"
     << " remoteness: plies after Black's first stone with best play, by alpha-beta "
-    << (rep.remoteness_nodes ? "within " + std::to_string(rep.remoteness_nodes) + " nodes per class, '-' over it"
-                             : "(not computed; --remoteness-nodes N)")
+    << (rep.remoteness_nodes
+            ? "within " + std::to_string(rep.remoteness_nodes) + " nodes per class, '-' over it"
+            : "(not computed; --remoteness-nodes N)")
     << ")\n\n";
   s << "Winning openings (White swaps): " << rep.black_wins() << "\n";
   s << "Losing openings (White plays on): " << rep.white_wins() << "\n";

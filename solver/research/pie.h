@@ -24,10 +24,10 @@ constexpr uint64_t kPieRemotenessNodes = 250000;
 struct PieOpening {
   std::string point, cls;  // Black's first stone, the searched point of its class
   bool solved = false;
-  std::string winner;      // "black", "white", "" while unknown
-  bool swap = false;       // White swaps (winner == "black")
+  std::string winner;  // "black", "white", "" while unknown
+  bool swap = false;   // White swaps (winner == "black")
   unsigned long long nodes = 0, proof_size = 0;
-  int remoteness = -1;     // plies after Black's first stone with best play; -1: not known
+  int remoteness = -1;  // plies after Black's first stone with best play; -1: not known
 };
 
 struct PieReport {
@@ -36,8 +36,8 @@ struct PieReport {
   std::vector<PieOpening> openings;  // every point, row by row from a1
   unsigned long long nodes = 0;      // df-pn nodes of all runs
   double seconds = 0;
-  std::string commit;                // of the build that last wrote the file
-  uint64_t remoteness_nodes = 0;     // alpha-beta budget per class; 0: not tried
+  std::string commit;             // of the build that last wrote the file
+  uint64_t remoteness_nodes = 0;  // alpha-beta budget per class; 0: not tried
 
   int solved() const;
   int black_wins() const;  // winning openings: White swaps

@@ -22,10 +22,10 @@ namespace konobi {
 struct PuzzleOptions {
   int count = 10;
   uint64_t seed = 1;
-  int min_remoteness = 3;  // 1 would admit "win at once" puzzles
-  int min_stones = 4;      // look at positions from this many stones on
-  int max_per_remoteness = 0;  // at most this many puzzles of one remoteness; 0: no cap
-  uint64_t dfpn_nodes = 200000;      // per solve
+  int min_remoteness = 3;              // 1 would admit "win at once" puzzles
+  int min_stones = 4;                  // look at positions from this many stones on
+  int max_per_remoteness = 0;          // at most this many puzzles of one remoteness; 0: no cap
+  uint64_t dfpn_nodes = 200000;        // per solve
   uint64_t alphabeta_nodes = 2000000;  // per check
   int max_games = 100000;
   double tt_mb = 256;
@@ -34,9 +34,9 @@ struct PuzzleOptions {
 struct FoundPuzzle {
   std::vector<Move> record;  // from the empty board to the puzzle
   Move solution = -1;
-  int remoteness = 0;        // plies to the win, the solution included
+  int remoteness = 0;  // plies to the win, the solution included
   uint64_t dfpn_nodes = 0, alphabeta_nodes = 0;
-  int game = 0;              // which random game it came from
+  int game = 0;  // which random game it came from
 };
 
 struct PuzzleStats {
@@ -78,10 +78,10 @@ enum class Verdict { Settled, OverBudget };
 
 // One position: a puzzle if the mover's win is proven and unique.
 template <int W>
-Verdict try_position(const Position<W>& pos, const std::vector<Move>& record, int game, const PuzzleOptions& opt,
-                  const DfpnOptions& dopt, TranspositionTable& tt, std::unordered_set<uint64_t>& seen, PuzzleStats& stats,
-                  const std::atomic<bool>* stop, std::vector<FoundPuzzle>& out,
-                  const std::function<void(const FoundPuzzle&)>& on_found) {
+Verdict try_position(const Position<W>& pos, const std::vector<Move>& record, int game,
+                     const PuzzleOptions& opt, const DfpnOptions& dopt, TranspositionTable& tt,
+                     std::unordered_set<uint64_t>& seen, PuzzleStats& stats, const std::atomic<bool>* stop,
+                     std::vector<FoundPuzzle>& out, const std::function<void(const FoundPuzzle&)>& on_found) {
   const NodeMoves<W> nm = node_moves(pos);
   if (nm.kind != NodeKind::Search) return Verdict::Settled;  // a win at once, a lost position or a pass
   const uint64_t key = pos.canonical_key();
@@ -131,9 +131,9 @@ Verdict try_position(const Position<W>& pos, const std::vector<Move>& record, in
     return Verdict::OverBudget;
   }
   if (f.remoteness < opt.min_remoteness) return Verdict::Settled;
-  if (opt.max_per_remoteness > 0 &&
-      std::count_if(out.begin(), out.end(), [&](const FoundPuzzle& x) { return x.remoteness == f.remoteness; }) >=
-          opt.max_per_remoteness)
+  if (opt.max_per_remoteness > 0 && std::count_if(out.begin(), out.end(), [&](const FoundPuzzle& x) {
+                                      return x.remoteness == f.remoteness;
+                                    }) >= opt.max_per_remoteness)
     return Verdict::Settled;
   seen.insert(key);
   f.record = record;
@@ -147,7 +147,8 @@ Verdict try_position(const Position<W>& pos, const std::vector<Move>& record, in
 // Mines puzzles until opt.count are found, opt.max_games games were played
 // or `stop` is raised. `on_found` sees each puzzle as it is proven.
 template <int W>
-std::vector<FoundPuzzle> find_puzzles(int n, const PuzzleOptions& opt, PuzzleStats& stats, const std::atomic<bool>* stop,
+std::vector<FoundPuzzle> find_puzzles(int n, const PuzzleOptions& opt, PuzzleStats& stats,
+                                      const std::atomic<bool>* stop,
                                       const std::function<void(const FoundPuzzle&)>& on_found = {}) {
   const Geometry<W>& g = Geometry<W>::get(n);
   TranspositionTable tt(opt.tt_mb);
@@ -170,7 +171,8 @@ std::vector<FoundPuzzle> find_puzzles(int n, const PuzzleOptions& opt, PuzzleSta
     while (true) {
       const Bitboard<W> legal = konobi_legal_placements(pos);
       if (legal.none()) {
-        if (konobi_legality(pos, other(pos.to_move)).legal.none()) break;  // cannot happen (see verify-nodraw)
+        if (konobi_legality(pos, other(pos.to_move)).legal.none())
+          break;  // cannot happen (see verify-nodraw)
         pos.pass();
         record.push_back(kPass);
         continue;
@@ -193,8 +195,12 @@ std::vector<FoundPuzzle> find_puzzles(int n, const PuzzleOptions& opt, PuzzleSta
       ++stats.positions;
       const std::vector<Move> upto(record.begin(), record.begin() + std::ptrdiff_t(line[i].second));
       switch (try_position(p, upto, game, opt, dopt, tt, seen, stats, stop, out, on_found)) {
-        case Verdict::OverBudget: ++over_budget; break;
-        case Verdict::Settled: over_budget = 0; break;
+        case Verdict::OverBudget:
+          ++over_budget;
+          break;
+        case Verdict::Settled:
+          over_budget = 0;
+          break;
       }
     }
   }

@@ -102,7 +102,8 @@ class AlphaBeta {
         moves[count++] = m;
       });
       const Geometry<W>& g = *Game::board(pos).g;
-      std::sort(moves, moves + count, [&](int a, int b) { return centre_distance(g, a) < centre_distance(g, b); });
+      std::sort(moves, moves + count,
+                [&](int a, int b) { return centre_distance(g, a) < centre_distance(g, b); });
       for (int i = 0; i < count && alpha < beta; ++i) consider(Game::child(pos, moves[i]));
     }
     Entry ne{key, int16_t(-kWinScore - 1), int16_t(kWinScore + 1)};

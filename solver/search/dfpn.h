@@ -137,7 +137,8 @@ class Dfpn {
       const Selection s = select(children, count, shared);
       if (s.pn >= th_pn || s.dn >= th_dn || s.pn == 0 || s.dn == 0) {
         out_pn = s.pn, out_dn = s.dn;
-        const int mv = s.pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1;
+        const int mv =
+            s.pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1;
         tt_.store(k, s.pn, s.dn, int8_t(mv), nodes_ - start_nodes + 1);
         if (shared) tt_.add_busy(k, -1);
         return;
@@ -210,7 +211,8 @@ class Dfpn {
     // disproof number honest on symmetric positions (openings above all).
     if (opt_.symmetry && Game::board(pos).is_symmetric()) {
       std::sort(children, children + count, [](const Child& a, const Child& b) { return a.key < b.key; });
-      count = int(std::unique(children, children + count, [](const Child& a, const Child& b) { return a.key == b.key; }) -
+      count = int(std::unique(children, children + count,
+                              [](const Child& a, const Child& b) { return a.key == b.key; }) -
                   children);
     }
     std::sort(children, children + count, [](const Child& a, const Child& b) { return a.order > b.order; });
@@ -320,7 +322,8 @@ class Dfpn {
     const NodeMoves<W> nm = Game::moves(t);
     if (nm.kind == NodeKind::WinNow) return true;
     const Move m = board_move<Game, W>(s, fs.best, opt_.symmetry);
-    if (nm.kind != NodeKind::Search || !nm.moves.test(m) || !Game::board(s).empty_points().test(m)) return false;
+    if (nm.kind != NodeKind::Search || !nm.moves.test(m) || !Game::board(s).empty_points().test(m))
+      return false;
     const State t2 = Game::child(t, m);
     const uint64_t kt2 = key(t2);
     if (!all_replies_refuted(t2, kt2, Game::child(s, m), d, budget)) return false;
@@ -387,8 +390,8 @@ class Dfpn {
     // have proven a reply since (the lines are in cache by now).
     for (int j = 0; j < left; ++j) {
       const int i = open[j];
-      if (!refutes(Game::child(t, moves[i]), tkeys[i], tt_.probe(tkeys[i]), Game::child(s, matches[i]), sfound[i], d,
-                   budget))
+      if (!refutes(Game::child(t, moves[i]), tkeys[i], tt_.probe(tkeys[i]), Game::child(s, matches[i]),
+                   sfound[i], d, budget))
         return false;
     }
     for (int j = 0; j < nlater; ++j) {
@@ -423,7 +426,6 @@ class Dfpn {
     const int orthogonal = (g.orth_neighbours(at) & own).count();
     return uint16_t(centre * 8 + 2 * friends - orthogonal);
   }
-
 
   TranspositionTable& tt_;
   DfpnOptions opt_;

@@ -17,8 +17,8 @@ namespace konobi {
 // reach set on the way: the points joined to lo using at most d empty
 // points (an empty point's cost from lo is the d where it first appears).
 template <int W, class Grow, class Layer>
-int fill_distance(const Geometry<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty, const Bitboard<W>& lo,
-                  const Bitboard<W>& hi, int limit, Grow&& grow, Layer&& layer) {
+int fill_distance(const Geometry<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty,
+                  const Bitboard<W>& lo, const Bitboard<W>& hi, int limit, Grow&& grow, Layer&& layer) {
   Bitboard<W> reach = g.flood(own, lo, grow);
   layer(0, reach);
   for (int d = 0; d < limit; ++d) {
@@ -33,8 +33,8 @@ int fill_distance(const Geometry<W>& g, const Bitboard<W>& own, const Bitboard<W
 }
 
 template <int W, class Grow>
-int fill_distance(const Geometry<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty, const Bitboard<W>& lo,
-                  const Bitboard<W>& hi, int limit, Grow&& grow) {
+int fill_distance(const Geometry<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty,
+                  const Bitboard<W>& lo, const Bitboard<W>& hi, int limit, Grow&& grow) {
   return fill_distance(g, own, empty, lo, hi, limit, grow, [](int, const Bitboard<W>&) {});
 }
 
@@ -100,7 +100,8 @@ class ChildEstimates {
     opp_dist_ = layers(opp, empty, lo, hi, nlo, nhi);
     if (opp_dist_ < g.cells) {
       for (int k = 1; k <= opp_dist_; ++k) {
-        const Bitboard<W> on = (lo[k].minus(lo[k - 1])) & (hi[opp_dist_ + 1 - k].minus(hi[opp_dist_ - k])) & empty;
+        const Bitboard<W> on =
+            (lo[k].minus(lo[k - 1])) & (hi[opp_dist_ + 1 - k].minus(hi[opp_dist_ - k])) & empty;
         if (on.count() == 1) critical_ |= on;
       }
     }
@@ -141,7 +142,8 @@ class ChildEstimates {
     const auto keep = [](Bitboard<W>* into, int& n) {
       return [into, &n](int d, const Bitboard<W>& reach) { into[d] = reach, n = d + 1; };
     };
-    const int d = fill_distance(g, pos_.stones[c], empty, g.edge_lo[c], g.edge_hi[c], g.cells, grow, keep(lo, nlo));
+    const int d =
+        fill_distance(g, pos_.stones[c], empty, g.edge_lo[c], g.edge_hi[c], g.cells, grow, keep(lo, nlo));
     fill_distance(g, pos_.stones[c], empty, g.edge_hi[c], g.edge_lo[c], g.cells, grow, keep(hi, nhi));
     return d;
   }

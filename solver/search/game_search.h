@@ -192,7 +192,8 @@ struct GonnectSearch {
     const Bitboard<W> empty = s.pos.empty_points();
     int best = g.cells;
     for_each_goal(g, c, s.variant.edges, [&](const Bitboard<W>& lo, const Bitboard<W>& hi) {
-      best = fill_distance(g, own, empty, lo, hi, best, [&](const Bitboard<W>& b) { return b | g.orth_neighbours(b); });
+      best = fill_distance(g, own, empty, lo, hi, best,
+                           [&](const Bitboard<W>& b) { return b | g.orth_neighbours(b); });
     });
     return best;
   }

@@ -38,9 +38,7 @@ class SolverPlayer {
     Deadline d(budget_, stop_);
     try {
       return !solve_game_position<Game, W>(pos, tt_, opt_, threads_, &stop_).mover_wins;
-    } catch (const SearchStopped&) {
-      return false;
-    }
+    } catch (const SearchStopped&) { return false; }
   }
 
   // pos must have a legal placement.
@@ -95,7 +93,8 @@ class SolverPlayer {
       flag_ = false;
       thread_ = std::thread([this, seconds] {
         std::unique_lock lock(mu_);
-        if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) flag_ = true;
+        if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
+          flag_ = true;
       });
     }
     ~Deadline() {

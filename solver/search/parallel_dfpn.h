@@ -38,8 +38,8 @@ struct JobResult {
   int job = -1;
   JobEnd end = JobEnd::Stopped;
   bool mover_wins = false;
-  uint64_t nodes = 0;     // every search on the job, proven or not
-  double seconds = 0;     // from the first search's start to the last one's end
+  uint64_t nodes = 0;  // every search on the job, proven or not
+  double seconds = 0;  // from the first search's start to the last one's end
 };
 
 // What a job is doing now, for progress lines.
@@ -50,7 +50,7 @@ struct JobStatus {
 };
 
 template <class Game, int W>
-  requires SearchedGame<Game, W>
+requires SearchedGame<Game, W>
 class JobRunner {
  public:
   using State = typename Game::template State<W>;
@@ -61,7 +61,8 @@ class JobRunner {
   // and leaves the other threads searching or extracting side by side.
   using OnEnd = std::function<void(const JobResult&)>;
 
-  JobRunner(TranspositionTable& tt, const DfpnOptions& opt, int threads) : tt_(tt), opt_(opt), threads_(threads) {
+  JobRunner(TranspositionTable& tt, const DfpnOptions& opt, int threads)
+      : tt_(tt), opt_(opt), threads_(threads) {
     opt_.parallel = threads > 1;
   }
 
@@ -96,7 +97,8 @@ class JobRunner {
     // expecting the caller to join. More threads than cores are the
     // caller's choice: TBB would otherwise cap its workers at the core count
     // and leave searches queued.
-    oneapi::tbb::global_control workers(oneapi::tbb::global_control::max_allowed_parallelism, size_t(threads_));
+    oneapi::tbb::global_control workers(oneapi::tbb::global_control::max_allowed_parallelism,
+                                        size_t(threads_));
     oneapi::tbb::task_arena arena(threads_);
     arena.execute([&] {
       oneapi::tbb::task_group group;
@@ -112,7 +114,8 @@ class JobRunner {
     std::lock_guard lock(mutex_);
     std::vector<JobStatus> out;
     for (size_t j = 0; j < slots_.size(); ++j)
-      if (slots_[j].started && !slots_[j].ended) out.push_back({int(j), slots_[j].searches.load(), elapsed(slots_[j])});
+      if (slots_[j].started && !slots_[j].ended)
+        out.push_back({int(j), slots_[j].searches.load(), elapsed(slots_[j])});
     return out;
   }
 
@@ -249,9 +252,10 @@ class JobRunner {
 // One position with every thread on it. Throws SearchStopped when `stop` is
 // raised first (or every search passed opt.max_nodes).
 template <class Game, int W>
-  requires SearchedGame<Game, W>
-SolveOutcome solve_game_position(const typename Game::template State<W>& pos, TranspositionTable& tt, DfpnOptions opt,
-                                 int threads, const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
+requires SearchedGame<Game, W> SolveOutcome solve_game_position(const typename Game::template State<W>& pos,
+                                                                TranspositionTable& tt, DfpnOptions opt,
+                                                                int threads, const std::atomic<bool>* stop,
+                                                                std::atomic<uint64_t>* progress = nullptr) {
   if (threads == 1) {  // on the calling thread: no arena, no relay
     Dfpn<W, Game> search(tt, opt, stop, progress);
     const bool wins = search.solve(pos);

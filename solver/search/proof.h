@@ -43,9 +43,7 @@ class ProofBuilder {
   }
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
-  Proof build(const State& pos, Color winner)
-    requires(!kGonnect)
-  {
+  Proof build(const State& pos, Color winner) requires(!kGonnect) {
     Proof proof;
     proof.format = "konobi-proof 1";
     proof.fields = {{"size", std::to_string(pos.size())},
@@ -66,9 +64,7 @@ class ProofBuilder {
   // Gonnect. s must be a proven position, reached from the empty board by
   // the placements `game` (the proof names it by them, so that the checker
   // knows every earlier board), with no pie swap on offer.
-  Proof build(const State& s, Color winner, const std::vector<Move>& game)
-    requires kGonnect
-  {
+  Proof build(const State& s, Color winner, const std::vector<Move>& game) requires kGonnect {
     const int n = s.pos.size();
     Proof proof;
     proof.format = "gonnect-proof 1";
@@ -157,7 +153,8 @@ class ProofBuilder {
       }
     }
     const NodeMoves<W> nm = Game::moves(s);
-    if (nm.kind == NodeKind::LoseNow) throw std::logic_error("proof extraction: the winner has no move in a position proven won");
+    if (nm.kind == NodeKind::LoseNow)
+      throw std::logic_error("proof extraction: the winner has no move in a position proven won");
     if (nm.kind == NodeKind::PassOnly) {
       record(s, kPass);
       return descend(s, kPass, [&](const State& q) { loser_node(q); });
@@ -209,8 +206,7 @@ class ProofBuilder {
         try {
           if (wins_by(s, moves[i], budget)) return moves[i];
           open[i] = false, --left;
-        } catch (const SearchStopped&) {
-        }
+        } catch (const SearchStopped&) {}
       }
     }
     return -1;
@@ -239,7 +235,8 @@ class ProofBuilder {
       if constexpr (!kGonnect) descend(s, kPass, [&](const State& q) { winner_node(q); });
       return;
     }
-    if (Rules::winning(s, legal).any()) throw std::logic_error("proof extraction: the loser wins in a position proven lost");
+    if (Rules::winning(s, legal).any())
+      throw std::logic_error("proof extraction: the loser wins in a position proven lost");
     // Each reply's winning move is read from the table: start every
     // reply's cache miss before the first. (The visited set is fetched by
     // winner_node itself, which needs it only for replies without an
@@ -251,8 +248,8 @@ class ProofBuilder {
   TranspositionTable& tt_;
   DfpnOptions opt_;
   KeySet own_seen_;
-  KeySet& seen_;  // Konobi only
-  std::vector<std::string> path_;  // Gonnect: the game from the empty board
+  KeySet& seen_;                                 // Konobi only
+  std::vector<std::string> path_;                // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;  // null: count only
   size_t count_ = 0;
   bool walked_ = false;

@@ -11,9 +11,8 @@
 namespace konobi {
 
 template <class Game, int W>
-  requires SearchedGame<Game, W>
-std::vector<Move> game_principal_variation(typename Game::template State<W> pos, const TranspositionTable& tt,
-                                           bool symmetry, int max_len) {
+requires SearchedGame<Game, W> std::vector<Move> game_principal_variation(
+    typename Game::template State<W> pos, const TranspositionTable& tt, bool symmetry, int max_len) {
   using State = typename Game::template State<W>;
   std::vector<Move> pv;
   while (int(pv.size()) < max_len) {
@@ -55,7 +54,8 @@ std::vector<Move> game_principal_variation(typename Game::template State<W> pos,
 }
 
 template <int W>
-std::vector<Move> principal_variation(Position<W> pos, const TranspositionTable& tt, bool symmetry, int max_len) {
+std::vector<Move> principal_variation(Position<W> pos, const TranspositionTable& tt, bool symmetry,
+                                      int max_len) {
   return game_principal_variation<KonobiSearch, W>(pos, tt, symmetry, max_len);
 }
 

@@ -42,24 +42,24 @@
 namespace konobi {
 
 template <class G, int W>
-concept SearchedGame =
-    GameRules<typename G::Rules, W> &&
-    std::same_as<typename G::template State<W>, typename G::Rules::template State<W>> &&
-    requires(const typename G::template State<W>& s, typename G::template State<W>& t, int m, bool symmetry,
-             const typename G::template ChildEstimates<W>& estimates) {
-      { G::kLoseNowPlies } -> std::convertible_to<int>;
-      { G::kFastestLaterWin } -> std::convertible_to<int>;
-      { G::moves(s) } -> std::same_as<NodeMoves<W>>;
-      { G::play(t, m) } -> std::same_as<void>;
-      { G::pass(t) } -> std::same_as<void>;
-      { G::child(s, m) } -> std::same_as<typename G::template State<W>>;
-      { G::key(s, symmetry) } -> std::same_as<uint64_t>;
-      { G::child_key(s, m, symmetry) } -> std::same_as<uint64_t>;
-      { G::key_symmetry(s, symmetry) } -> std::same_as<int>;
-      { G::evaluate(s) } -> std::same_as<Estimate>;
-      requires std::constructible_from<typename G::template ChildEstimates<W>, const typename G::template State<W>&>;
-      { estimates(m) } -> std::same_as<Estimate>;
-      { G::board(s) } -> std::same_as<const Position<W>&>;
-    };
+concept SearchedGame = GameRules<typename G::Rules, W> && std::same_as < typename G::template State<W>,
+typename G::Rules::template State < W >> &&requires(const typename G::template State<W>& s,
+                                                    typename G::template State<W>& t, int m, bool symmetry,
+                                                    const typename G::template ChildEstimates<W>& estimates) {
+  { G::kLoseNowPlies } -> std::convertible_to<int>;
+  { G::kFastestLaterWin } -> std::convertible_to<int>;
+  { G::moves(s) } -> std::same_as<NodeMoves<W>>;
+  { G::play(t, m) } -> std::same_as<void>;
+  { G::pass(t) } -> std::same_as<void>;
+  { G::child(s, m) } -> std::same_as<typename G::template State<W>>;
+  { G::key(s, symmetry) } -> std::same_as<uint64_t>;
+  { G::child_key(s, m, symmetry) } -> std::same_as<uint64_t>;
+  { G::key_symmetry(s, symmetry) } -> std::same_as<int>;
+  { G::evaluate(s) } -> std::same_as<Estimate>;
+  requires std::constructible_from < typename G::template ChildEstimates<W>,
+  const typename G::template State<W>& > ;
+  { estimates(m) } -> std::same_as<Estimate>;
+  { G::board(s) } -> std::same_as<const Position<W>&>;
+};
 
 }  // namespace konobi

@@ -18,9 +18,7 @@ TranspositionTable::TranspositionTable(double megabytes) {
   table_ = static_cast<TTBucket*>(memory_.get());
 }
 
-void TranspositionTable::clear() {
-  std::memset(static_cast<void*>(table_), 0, nbuckets_ * sizeof(TTBucket));
-}
+void TranspositionTable::clear() { std::memset(static_cast<void*>(table_), 0, nbuckets_ * sizeof(TTBucket)); }
 
 // Keys are hashed, so the first buckets are as fair a sample as any. A
 // sample spread over the table instead touched a page every few megabytes:

@@ -118,16 +118,13 @@ class TranspositionTable {
   // Share of the entries in use, sampled.
   double fill() const;
 
-  static uint8_t work_code(uint64_t nodes) {
-    return nodes == 0 ? 0 : uint8_t(2 * std::bit_width(nodes));
-  }
+  static uint8_t work_code(uint64_t nodes) { return nodes == 0 ? 0 : uint8_t(2 * std::bit_width(nodes)); }
 
  private:
   struct Lock {
     explicit Lock(TTBucket& b) : f_(b.e[0].lock) {
       while (f_.exchange(1, std::memory_order_acquire))
-        while (f_.load(std::memory_order_relaxed)) {
-        }
+        while (f_.load(std::memory_order_relaxed)) {}
     }
     ~Lock() { f_.store(0, std::memory_order_release); }
     std::atomic_ref<uint8_t> f_;
@@ -150,7 +147,9 @@ class TranspositionTable {
       if (e.empty()) return &e;
     }
     // Evict the least work, sparing proven entries and positions in use.
-    auto cost = [](const TTEntry& x) { return int(x.work) + ((x.pn == 0 || x.dn == 0) ? 8 : 0) + (x.busy ? 64 : 0); };
+    auto cost = [](const TTEntry& x) {
+      return int(x.work) + ((x.pn == 0 || x.dn == 0) ? 8 : 0) + (x.busy ? 64 : 0);
+    };
     for (TTEntry& e : b.e)
       if (!victim || cost(e) < cost(*victim)) victim = &e;
     return victim;

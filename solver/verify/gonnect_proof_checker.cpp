@@ -27,9 +27,7 @@ int parse_point_strictly(int n, const std::string& name) {
   try {
     const int p = ref_parse_point(n, name);
     return ref_point_name(n, p) == name ? p : -1;
-  } catch (const std::exception&) {
-    return -1;
-  }
+  } catch (const std::exception&) { return -1; }
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -46,8 +44,8 @@ std::vector<std::string> split(const std::string& s) {
 
 class GonnectChecker {
  public:
-  GonnectChecker(std::unordered_map<std::string, std::string> moves, char winner, std::vector<std::string> path,
-                 ProofCheck& out)
+  GonnectChecker(std::unordered_map<std::string, std::string> moves, char winner,
+                 std::vector<std::string> path, ProofCheck& out)
       : moves_(std::move(moves)), winner_(winner), path_(std::move(path)), out_(out) {}
 
   void winner_node(const RefGo& g) {
@@ -67,7 +65,8 @@ class GonnectChecker {
     bool is_legal = false;
     for (int q : legal) is_legal = is_legal || q == p;
     if (!is_legal)
-      fail(g, "the proof's move " + it->second + " is illegal (occupied, suicide, or a board repeated under " +
+      fail(g, "the proof's move " + it->second +
+                  " is illegal (occupied, suicide, or a board repeated under " +
                   (g.superko ? "superko" : "the ko rule") + ")");
     const RefGo next = ref_go_play(g, p);
     if (ref_go_has_winning_chain(next, winner_)) return;
@@ -120,13 +119,12 @@ ProofCheck check_gonnect_proof(const std::string& text) {
     try {
       file = read_proof_file(text, "gonnect-proof 1", "a gonnect proof file",
                              {"ko", "edges", "size", "start", "winner"});
-    } catch (const ProofFormatError& e) {
-      throw Failure{e.what()};
-    }
+    } catch (const ProofFormatError& e) { throw Failure{e.what()}; }
     const std::string& ko = file.field("ko");
     const std::string& edges = file.field("edges");
     if (ko != "simple" && ko != "superko") throw Failure{"ko must be simple or superko, not '" + ko + "'"};
-    if (edges != "either" && edges != "own") throw Failure{"edges must be either or own, not '" + edges + "'"};
+    if (edges != "either" && edges != "own")
+      throw Failure{"edges must be either or own, not '" + edges + "'"};
     out.ko = ko;
     out.edges = edges;
     int n = 0;
@@ -134,9 +132,9 @@ ProofCheck check_gonnect_proof(const std::string& text) {
       size_t used = 0;
       n = std::stoi(file.field("size"), &used);
       if (used != file.field("size").size()) n = 0;
-    } catch (const std::exception&) {
-    }
-    if (n < 3 || n > 19) throw Failure{"size must be a board size from 3 to 19, not '" + file.field("size") + "'"};
+    } catch (const std::exception&) {}
+    if (n < 3 || n > 19)
+      throw Failure{"size must be a board size from 3 to 19, not '" + file.field("size") + "'"};
     out.start = file.field("start");
     out.winner = file.field("winner");
     if (out.winner != "black" && out.winner != "white") throw Failure{"winner must be black or white"};
@@ -155,7 +153,8 @@ ProofCheck check_gonnect_proof(const std::string& text) {
         const char mover = start.to_move;
         start = ref_go_play(start, p);
         path.push_back(m);
-        if (ref_go_has_winning_chain(start, mover)) throw Failure{"the start is a finished game: " + m + " wins"};
+        if (ref_go_has_winning_chain(start, mover))
+          throw Failure{"the start is a finished game: " + m + " wins"};
       }
     }
 
@@ -172,14 +171,16 @@ ProofCheck check_gonnect_proof(const std::string& text) {
       tokens.pop_back();
       std::string key;
       for (const std::string& t : tokens) key += (key.empty() ? "" : " ") + t;
-      if (!moves.emplace(key, move).second) throw Failure{where + "a second entry for the game '" + key + "'"};
+      if (!moves.emplace(key, move).second)
+        throw Failure{where + "a second entry for the game '" + key + "'"};
     }
     out.entries = file.entries.size();
     GonnectChecker checker(std::move(moves), winner, path, out);
     if (start.to_move == winner) checker.winner_node(start);
     else checker.loser_node(start);
     out.ok = true;
-    out.message = "the proof holds: " + out.winner + " wins from " + out.start + " (ko " + ko + ", edges " + edges + ")";
+    out.message = "the proof holds: " + out.winner + " wins from " + out.start + " (ko " + ko + ", edges " +
+                  edges + ")";
     if (checker.used() < out.entries)
       out.message += "; " + std::to_string(out.entries - checker.used()) + " entries are never reached";
   } catch (const Failure& f) {

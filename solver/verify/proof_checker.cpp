@@ -49,9 +49,7 @@ class Checker {
     int p = -1;
     try {
       p = ref_parse_point(b.n, it->second);
-    } catch (const std::exception&) {
-      fail(b, "the proof's move '" + it->second + "' is not a point");
-    }
+    } catch (const std::exception&) { fail(b, "the proof's move '" + it->second + "' is not a point"); }
     if (!ref_is_legal(b, p)) fail(b, "the proof's move " + it->second + " is illegal");
     next.cell[p] = b.to_move;
     next.to_move = ref_other(b.to_move);
@@ -89,8 +87,8 @@ class Checker {
   [[noreturn]] void fail(const RefBoard& b, const std::string& why) {
     std::string moves;
     for (const auto& m : path_) moves += (moves.empty() ? "" : " ") + m;
-    throw Failure{why + "\n  position: " + ref_to_string(b) + "\n  reached from the start by: " +
-                  (moves.empty() ? "(the start itself)" : moves)};
+    throw Failure{why + "\n  position: " + ref_to_string(b) +
+                  "\n  reached from the start by: " + (moves.empty() ? "(the start itself)" : moves)};
   }
 
   std::unordered_map<std::string, std::string> moves_;
@@ -109,9 +107,7 @@ ProofCheck check_proof(const std::string& text) {
     ProofFile file;
     try {
       file = read_proof_file(text, "konobi-proof 1", "a konobi proof file", {"size", "start", "winner"});
-    } catch (const ProofFormatError& e) {
-      throw Failure{e.what()};
-    }
+    } catch (const ProofFormatError& e) { throw Failure{e.what()}; }
     const std::string& size = file.field("size");
     out.start = file.field("start");
     out.winner = file.field("winner");
@@ -119,9 +115,7 @@ ProofCheck check_proof(const std::string& text) {
     RefBoard start;
     try {
       start = ref_from_string(out.start);
-    } catch (const std::exception& e) {
-      throw Failure{"bad start position: " + std::string(e.what())};
-    }
+    } catch (const std::exception& e) { throw Failure{"bad start position: " + std::string(e.what())}; }
     if (std::to_string(start.n) != size) throw Failure{"the start position is not " + size + "x" + size};
     // A finished game proves nothing: the checker below would take the
     // winner's chain for a win at once and accept any strategy at all.
@@ -139,9 +133,7 @@ ProofCheck check_proof(const std::string& text) {
         const RefBoard b = ref_from_string(line.substr(0, cut));
         if (b.n != start.n) throw std::invalid_argument("wrong board size");
         moves[ref_to_string(b)] = line.substr(cut + 1);
-      } catch (const std::exception& e) {
-        throw Failure{where + e.what()};
-      }
+      } catch (const std::exception& e) { throw Failure{where + e.what()}; }
     }
     out.entries = file.entries.size();
     const char winner = out.winner == "black" ? 'B' : 'W';

@@ -12,8 +12,8 @@ namespace konobi {
 
 struct ProofCheck {
   bool ok = false;
-  std::string message;  // what failed, with the position and the moves that reach it
-  std::string game;   // "konobi" or "gonnect"
+  std::string message;    // what failed, with the position and the moves that reach it
+  std::string game;       // "konobi" or "gonnect"
   std::string ko, edges;  // Gonnect: the rule variant the proof holds under; empty for Konobi
   std::string start, winner;
   uint64_t positions = 0;  // distinct positions checked

@@ -46,15 +46,14 @@ ProofFile read_proof_file(const std::string& text, const std::string& format, co
     size_t used = 0;
     count = std::stoul(count_text, &used);
     if (used != count_text.size()) throw std::invalid_argument("trailing text");
-  } catch (const std::exception&) {
-    throw ProofFormatError(at() + "bad entry count");
-  }
+  } catch (const std::exception&) { throw ProofFormatError(at() + "bad entry count"); }
   for (size_t i = 0; i < count; ++i) {
     next_line("entry " + std::to_string(i + 1) + " of " + std::to_string(count));
     out.entries.push_back(line);
   }
   next_line("the 'end' line");
-  if (line != "end") throw ProofFormatError(at() + "expected 'end' after " + std::to_string(count) + " entries");
+  if (line != "end")
+    throw ProofFormatError(at() + "expected 'end' after " + std::to_string(count) + " entries");
   return out;
 }
 

@@ -14,7 +14,7 @@
 namespace konobi {
 
 struct ProofFile {
-  std::string format;  // the first line, e.g. "konobi-proof 1"
+  std::string format;                                       // the first line, e.g. "konobi-proof 1"
   std::vector<std::pair<std::string, std::string>> fields;  // header fields, in order
   std::vector<std::string> entries;                         // the entry lines
 

@@ -123,8 +123,8 @@ std::string ref_go_diagram(const RefGo& g) {
   }
   s += "    ";
   for (int col = 0; col < g.n; ++col) s += std::string(" ") + char('a' + col);
-  return s + "\n  " + (g.to_move == 'B' ? "Black" : "White") + " to move, " + std::to_string(g.earlier.size()) +
-         " earlier boards\n";
+  return s + "\n  " + (g.to_move == 'B' ? "Black" : "White") + " to move, " +
+         std::to_string(g.earlier.size()) + " earlier boards\n";
 }
 
 namespace {

@@ -16,8 +16,8 @@ struct RefGo {
   int n = 0;
   std::vector<char> cell;
   char to_move = 'B';
-  bool superko = true;      // false: the text's ko rule only
-  bool own_edges = false;   // true: Black top-bottom, White left-right
+  bool superko = true;                     // false: the text's ko rule only
+  bool own_edges = false;                  // true: Black top-bottom, White left-right
   std::vector<std::vector<char>> earlier;  // boards before this one
 };
 

@@ -9,9 +9,7 @@ namespace konobi_ref {
 
 namespace {
 
-bool on_board(const RefBoard& b, int col, int row) {
-  return col >= 0 && row >= 0 && col < b.n && row < b.n;
-}
+bool on_board(const RefBoard& b, int col, int row) { return col >= 0 && row >= 0 && col < b.n && row < b.n; }
 int col_of(const RefBoard& b, int p) { return p % b.n; }
 int row_of(const RefBoard& b, int p) { return p / b.n; }
 int point(const RefBoard& b, int col, int row) { return row * b.n + col; }
