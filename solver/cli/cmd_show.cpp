@@ -47,6 +47,25 @@ std::string show_svg(const G& game, const std::vector<std::pair<int, PointVerdic
   return render_svg(b);
 }
 
+// The fields both games' `show --json` share, in their order: the position,
+// the record, whose turn, the pie rule, the winner.
+template <class G>
+void add_game_fields(Json& j, const G& game, int n) {
+  j["position"] = format_position(to_text(game.position()));
+  j["moves"] = format_record(n, game.moves());
+  j["to_move"] = game.over() ? "none" : (game.position().to_move == Black ? "black" : "white");
+  j["swap_available"] = !game.over() && game.position().swap_available;
+  j["swapped"] = game.swapped();
+  j["winner"] = game.over() ? Json(game.winner() == Black ? "black" : "white") : Json(nullptr);
+}
+
+// The legal points, by name.
+template <int W>
+void add_legal(Json& j, const Bitboard<W>& legal, int n) {
+  Json& points = j["legal"] = Json::array();
+  legal.for_each([&](int p) { points.push_back(point_name(n, p)); });
+}
+
 template <int W>
 int show(const GameInput& input, bool json, const std::string& svg) {
   const auto game = input.build<W>();
@@ -60,17 +79,10 @@ int show(const GameInput& input, bool json, const std::string& svg) {
   if (!svg.empty()) write_file_atomically(svg, show_svg<W>(game, illegal));
 
   if (json) {
-    Json j = {{"game", "konobi"},
-              {"size", n},
-              {"position", format_position(to_text(pos))},
-              {"moves", format_record(n, game.moves())},
-              {"to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white")},
-              {"swap_available", !game.over() && pos.swap_available},
-              {"swapped", game.swapped()},
-              {"winner", game.over() ? Json(game.winner() == Black ? "black" : "white") : Json(nullptr)},
-              {"must_pass", game.must_pass()}};
-    Json& legal_points = j["legal"] = Json::array();
-    legal.for_each([&](int p) { legal_points.push_back(point_name(n, p)); });
+    Json j = {{"game", "konobi"}, {"size", n}};
+    add_game_fields(j, game, n);
+    j["must_pass"] = game.must_pass();
+    add_legal(j, legal, n);
     Json& banned = j["illegal"] = Json::array();
     for (const auto& [p, v] : illegal) {
       Json x = {{"point", point_name(n, p)}, {"reason", verdict_name(v.kind)}};
@@ -132,16 +144,10 @@ int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
     Json j = {{"game", "gonnect"},
               {"ko_rule", ko_rule_name(v.ko)},
               {"edges", edge_rule_name(v.edges)},
-              {"size", n},
-              {"position", format_position(to_text(pos))},
-              {"moves", format_record(n, game.moves())},
-              {"to_move", game.over() ? "none" : (pos.to_move == Black ? "black" : "white")},
-              {"swap_available", !game.over() && pos.swap_available},
-              {"swapped", game.swapped()},
-              {"winner", game.over() ? Json(game.winner() == Black ? "black" : "white") : Json(nullptr)},
-              {"no_legal_move", game.ended_without_move()}};
-    Json& legal_points = j["legal"] = Json::array();
-    legal.for_each([&](int p) { legal_points.push_back(point_name(n, p)); });
+              {"size", n}};
+    add_game_fields(j, game, n);
+    j["no_legal_move"] = game.ended_without_move();
+    add_legal(j, legal, n);
     Json& banned = j["illegal"] = Json::array();
     illegal.for_each([&](int p) {
       banned.push_back(Json{{"point", point_name(n, p)},
