@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry.h"
+#include "types.h"
 
 namespace konobi {
 
@@ -42,6 +43,13 @@ int opening_symmetry_between(const Geometry<W>& g, int from, int to) {
   for (int s = 0; s < kSymmetries; ++s)
     if (opening_symmetry(g, s) && g.sym[s][from] == to) return s;
   return -1;
+}
+
+// The image of move m (a point or a pass) under symmetry s: how a line
+// played after one opening reads after another of its class.
+template <int W>
+Move symmetric_move(const Geometry<W>& g, int s, Move m) {
+  return m >= 0 ? Move(g.sym[s][m]) : m;
 }
 
 // One point per class, in increasing point order.

@@ -319,7 +319,7 @@ class SolveSession {
       o.solved = true;
       o.winner = winner == Black ? "black" : "white";
       o.continuation.clear();
-      for (Move m : pv) o.continuation.push_back(move_name(n_, m >= 0 ? g_.sym[s][m] : m));
+      for (Move m : pv) o.continuation.push_back(move_name(n_, symmetric_move(g_, s, m)));
       o.nodes = r.nodes;
       o.proof_size = proof_size;
       o.seconds = r.seconds;

@@ -32,6 +32,19 @@ std::string mib(size_t bytes) {
 // appended to `out`, never past the limit.
 using Source = std::function<bool(std::string_view&)>;
 
+// Appends a decoder's `got` bytes to `out` within `limit`. Past it: throws,
+// or with `prefix` keeps the first `limit` bytes and returns true (done).
+bool append_within(std::string& out, const char* buf, size_t got, size_t limit, bool prefix,
+                   const std::string& where) {
+  if (out.size() + got > limit) {
+    if (!prefix) too_big(where, limit);
+    out.append(buf, limit - out.size());
+    return true;
+  }
+  out.append(buf, got);
+  return false;
+}
+
 const char* lzma_reason(lzma_ret r) {
   switch (r) {
     case LZMA_FORMAT_ERROR:
@@ -75,12 +88,7 @@ std::string unxz(const Source& more, const std::string& where, size_t limit, boo
     s.avail_out = sizeof buf;
     const lzma_ret r = lzma_code(&s, end ? LZMA_FINISH : LZMA_RUN);
     const size_t got = sizeof buf - s.avail_out;
-    if (out.size() + got > limit) {
-      if (!prefix) too_big(where, limit);
-      out.append(buf, limit - out.size());
-      return out;
-    }
-    out.append(buf, got);
+    if (append_within(out, buf, got, limit, prefix, where)) return out;
     if (r == LZMA_STREAM_END) return out;
     if (r != LZMA_OK) throw std::runtime_error(where + " is not a valid .xz file: " + lzma_reason(r));
   }
@@ -105,12 +113,7 @@ std::string gunzip(const Source& more, const std::string& where, size_t limit, b
     s.avail_out = sizeof buf;
     const int r = inflate(&s, Z_NO_FLUSH);
     const size_t got = sizeof buf - s.avail_out;
-    if (out.size() + got > limit) {
-      if (!prefix) too_big(where, limit);
-      out.append(buf, limit - out.size());
-      return out;
-    }
-    out.append(buf, got);
+    if (append_within(out, buf, got, limit, prefix, where)) return out;
     if (r == Z_STREAM_END) {
       // gzip allows members one after another; anything else after the end is not gzip.
       if (s.avail_in == 0 && end) return out;

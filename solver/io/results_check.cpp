@@ -99,10 +99,8 @@ void regroup_openings(Results& r, const Geometry<1>& g) {
         OpeningResult o = old[source];
         o.point = point_name(n, p);
         o.continuation.clear();
-        for (const std::string& name : old[source].continuation) {
-          const Move m = parse_move(n, name);
-          o.continuation.push_back(move_name(n, m >= 0 ? Move(g.sym[s][m]) : m));
-        }
+        for (const std::string& name : old[source].continuation)
+          o.continuation.push_back(move_name(n, symmetric_move(g, s, parse_move(n, name))));
         o.representative = point_name(n, rep);
         r.openings[p] = o;
       }
