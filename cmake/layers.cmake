@@ -14,19 +14,27 @@
 #   search    core verify          df-pn, alpha-beta, table; writes proofs
 #                                  in verify's file layout
 #   research  search io core verify
+#   engine    search core verify   the playing engine (MCTS, GTP) for every size
+#   server    engine research search io core verify
+#                                  konobi serve: the hub, the game store,
+#                                  the HTTP/WebSocket transport
 #   cli       every layer
 set(KONOBI_LAYER_DIR_core core)
 set(KONOBI_LAYER_DIR_verify solver/verify)
 set(KONOBI_LAYER_DIR_io solver/io)
 set(KONOBI_LAYER_DIR_search solver/search)
 set(KONOBI_LAYER_DIR_research solver/research)
+set(KONOBI_LAYER_DIR_engine solver/engine)
+set(KONOBI_LAYER_DIR_server solver/server)
 set(KONOBI_LAYER_DIR_cli solver/cli)
 set(KONOBI_LAYER_SEES_core "")
 set(KONOBI_LAYER_SEES_verify "")
 set(KONOBI_LAYER_SEES_io core)
 set(KONOBI_LAYER_SEES_search core verify)
 set(KONOBI_LAYER_SEES_research search io core verify)
-set(KONOBI_LAYER_SEES_cli research search io core verify)
+set(KONOBI_LAYER_SEES_engine search core verify)
+set(KONOBI_LAYER_SEES_server engine research search io core verify)
+set(KONOBI_LAYER_SEES_cli server engine research search io core verify)
 set(KONOBI_LAYER_ROOT ${CMAKE_BINARY_DIR}/layers)
 
 # konobi_layer(<target> <layer>): gives <target> the layer's include root
