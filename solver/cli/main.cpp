@@ -34,6 +34,7 @@ const Command kCommands[] = {
      cmd_verify_nodraw},
     {"pie", "the pie rule on the solved boards: swap decisions, losing openings, verdict", cmd_pie},
     {"paper", "regenerate the paper's tables and figures from results/", cmd_paper},
+    {"serve", "the web board: play in the browser, online or against the engine", cmd_serve},
 };
 
 void print_usage(std::ostream& out) {
