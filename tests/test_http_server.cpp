@@ -157,7 +157,9 @@ struct Client {
   websocket::stream<tcp::socket> ws{ioc};
   boost::system::error_code handshake_error;
 
-  explicit Client(unsigned short port, const std::string& origin = "") {
+  explicit Client(unsigned short port, const std::string& origin = "", int receive_buffer = 0) {
+    ws.next_layer().open(tcp::v4());
+    if (receive_buffer) ws.next_layer().set_option(asio::socket_base::receive_buffer_size(receive_buffer));
     ws.next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
     timeval tv{5, 0};
     setsockopt(ws.next_layer().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -375,6 +377,33 @@ TEST_CASE("serve: messages over the rate limit are answered with errors and drop
   CHECK(answered >= 5);  // the burst went through to the hub
   CHECK(answered <= 10);
   CHECK(limited == kSent - answered);
+}
+
+TEST_CASE("serve: a client that does not read what it is sent is disconnected", "[server]") {
+  konobi::ServerOptions options;
+  options.max_queue_bytes = 64 << 10;
+  options.messages_per_second = options.message_burst = 1e6;
+  Server s(options);
+  Client c(s.port(), "", 4096);  // a small window: the server's writes stall early
+  REQUIRE(!c.handshake_error);
+  c.send(json{{"type", "create"}, {"game", "konobi"}, {"size", 19}, {"mode", "online"}, {"player", kAnn}});
+  const std::string id = c.read_type("created")["id"];
+  // Each join is answered with the whole 19x19 state; none is read.
+  boost::system::error_code ec;
+  int sent = 0;
+  for (; sent < 3000 && !ec; ++sent)
+    c.ws.write(asio::buffer(json{{"type", "join"}, {"id", id}, {"player", kAnn}}.dump()), ec);
+  // Whatever was buffered arrives, then the connection ends (not a timeout),
+  // well before all the answers did (the server cut it off after about 1200
+  // joins when this was written).
+  for (int read = 0; read < sent && !ec; ++read) c.read(ec);
+  INFO(ec.message() << " after " << sent << " joins");
+  CHECK(ec);
+  CHECK(ec != boost::asio::error::would_block);
+  CHECK(ec != boost::asio::error::try_again);
+  // The server goes on serving others.
+  Client d(s.port());
+  CHECK(!d.handshake_error);
 }
 
 TEST_CASE("serve: connection caps refuse the upgrade with 503", "[server]") {
