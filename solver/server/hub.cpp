@@ -116,6 +116,7 @@ struct Hub::Impl {
   std::vector<std::thread> workers;
   int running = 0;
   bool stopping = false;
+  std::atomic<bool> closing{false};  // stops the searches of analyses and puzzles
 
   Impl(const HubOptions& o, Send s)
       : options(o), send(std::move(s)), store(o.data_dir), knowledge(o.results_dir) {
@@ -322,11 +323,7 @@ struct Hub::Impl {
       EngineChoice choice;
       std::string failed;
       try {
-#ifdef KONOBI_SERVER_ENGINE
         choice = engine_move(rec, limits, flag.get());
-#else
-        failed = "this build has no engine yet";
-#endif
       } catch (const std::exception& e) { failed = e.what(); }
       Outbox out;
       std::unique_lock lock(mu);
@@ -550,6 +547,155 @@ struct Hub::Impl {
     out.emplace_back(c, json_text(j, false));
   }
 
+  // A reply made off the lock by a job: sent to c if it is still open.
+  void reply_later(ConnectionId c, const Json& j) {
+    Outbox out;
+    std::unique_lock lock(mu);
+    if (!connections.count(c)) return;
+    out.emplace_back(c, json_text(j, false));
+    deliver(lock, out);
+  }
+
+  // The value of each legal move, by the solver (engine.h's analyze_moves)
+  // on a worker, and at the empty board by the shipped results too.
+  void on_analyze(ConnectionId c, const ClientMessage& m, Outbox&) {
+    Room& r = joined_room(c, m.id);
+    GameRecord rec;
+    rec.spec = r.game->spec();
+    rec.moves = r.game->moves();
+    Json openings;
+    if (rec.moves.empty() && !rec.spec.gonnect) try {
+        openings = knowledge.openings(false, rec.spec.size, "", "")["openings"];
+      } catch (const std::runtime_error&) {
+        // No shipped results for this size: the solver alone.
+      }
+    EngineLimits limits;
+    limits.seconds = options.analysis_seconds;
+    const std::optional<long long> req = m.req;
+    const std::string id = r.id;
+    enqueue([this, c, rec, limits, openings, req, id] {
+      const int n = rec.spec.size;
+      Json j = {{"type", "analysis"}};
+      if (req) j["req"] = *req;
+      j["id"] = id;
+      j["ply"] = rec.moves.size();
+      Json& list = j["moves"] = Json::array();
+      int proven = 0;
+      try {
+        for (const MoveAnalysis& a : analyze_moves(rec, limits, stopping_flag())) {
+          Json x = {{"move", move_name(n, a.move)}};
+          x["value"] = a.value > 0 ? Json("win") : a.value < 0 ? Json("loss") : Json(nullptr);
+          x["remoteness"] = a.remoteness >= 0 ? Json(a.remoteness) : Json(nullptr);
+          x["source"] = a.value != 0 ? Json("solver") : Json(nullptr);
+          if (a.value == 0 && openings.is_array() && a.move >= 0 && size_t(a.move) < openings.size() &&
+              !openings[size_t(a.move)]["value"].is_null()) {
+            x["value"] = openings[size_t(a.move)]["value"];
+            x["source"] = "results";
+          }
+          proven += !x["value"].is_null();
+          list.push_back(std::move(x));
+        }
+        j["said"] = std::to_string(proven) + " of " + std::to_string(list.size()) + " moves known";
+      } catch (const std::exception& e) {
+        j = {{"type", "error"}};
+        if (req) j["req"] = *req;
+        j["message"] = std::string("analysis failed: ") + e.what();
+      }
+      reply_later(c, j);
+    });
+  }
+
+  // Checks the last move of a puzzle's line (the solver's side plays the
+  // even moves, the hub answered the odd ones): the first against the
+  // puzzle's one solution, later ones by whether the engine proves the
+  // opponent lost. A wrong move gets the opponent's winning line.
+  void on_puzzle_move(ConnectionId c, const ClientMessage& m, Outbox&) {
+    const PuzzleSet* set = nullptr;
+    try {
+      set = &knowledge.puzzles(m.size);
+    } catch (const std::runtime_error& e) { throw Refusal(e.what()); }
+    if (size_t(m.index) >= set->puzzles.size())
+      throw Refusal("there are " + std::to_string(set->puzzles.size()) + " puzzles of size " +
+                    std::to_string(m.size) + "; index " + std::to_string(m.index) + " is not one");
+    if (m.moves.empty() || m.moves.size() % 2 == 0)
+      throw Refusal("moves: the puzzle's line so far, ending with your move (an odd number of moves)");
+    const PuzzleEntry& p = set->puzzles[size_t(m.index)];
+    GameRecord before;
+    before.spec.size = m.size;
+    before.start = p.position;
+    for (size_t i = 0; i + 1 < m.moves.size(); ++i) before.moves.push_back(parse_move(m.size, m.moves[i]));
+    const Move last = parse_move(m.size, m.moves.back());
+    // Every move checked by the core before any work: a bad line is an error now.
+    if (const std::string why = replay_game(before)->why_illegal(last); !why.empty()) throw Refusal(why);
+    const bool first = m.moves.size() == 1;
+    const bool matches = first && m.moves[0] == p.solution;
+    EngineLimits limits;
+    limits.seconds = options.analysis_seconds;
+    const std::optional<long long> req = m.req;
+    const int size = m.size, index = m.index;
+    enqueue([this, c, before, last, first, matches, limits, req, size, index] {
+      Json j = {{"type", "puzzle_reply"}};
+      if (req) j["req"] = *req;
+      j["size"] = size;
+      j["index"] = index;
+      try {
+        j.update(judge_puzzle_move(before, last, first, matches, limits));
+      } catch (const std::exception& e) {
+        j = {{"type", "error"}};
+        if (req) j["req"] = *req;
+        j["message"] = e.what();
+      }
+      reply_later(c, j);
+    });
+  }
+
+  Json judge_puzzle_move(const GameRecord& before, Move last, bool first, bool matches,
+                         const EngineLimits& limits) {
+    const int n = before.spec.size;
+    const auto names = [&](const std::vector<Move>& v) {
+      Json a = Json::array();
+      for (Move x : v) a.push_back(move_name(n, x));
+      return a;
+    };
+    // The core judges legality (ParseError or RuleError from the replay).
+    std::unique_ptr<PlayedGame> g = replay_game(before);
+    if (const std::string why = g->why_illegal(last); !why.empty()) throw RuleError(why);
+    const Color solver = g->to_move();
+    g->play(last);
+    GameRecord after = before;
+    after.moves.push_back(last);
+    Json j = {{"correct", true}, {"solved", false}, {"reply", nullptr}, {"refutation", Json::array()}};
+    if (g->over()) {
+      j["correct"] = g->winner() == solver;
+      j["solved"] = g->winner() == solver;
+      return j;
+    }
+    if (first && !matches) {
+      j["correct"] = false;
+      j["refutation"] = names(winning_line(after, limits, stopping_flag()));
+      return j;
+    }
+    const EngineChoice answer = engine_move(after, limits, stopping_flag());
+    if (!first && answer.knowledge == EngineChoice::ProvenWin) {
+      j["correct"] = false;
+      std::vector<Move> line = winning_line(after, limits, stopping_flag());
+      if (line.empty()) line = {answer.move};
+      j["refutation"] = names(line);
+      return j;
+    }
+    j["reply"] = move_name(n, answer.move);
+    g->play(answer.move);
+    j["solved"] = g->over() && g->winner() == solver;
+    return j;
+  }
+
+  static std::unique_ptr<PlayedGame> replay_game(const GameRecord& rec) {
+    return PlayedGame::from_position(rec.spec, rec.start, rec.moves);
+  }
+
+  // The flag every job's search watches: set when the hub closes.
+  const std::atomic<bool>* stopping_flag() const { return &closing; }
+
   void dispatch(ConnectionId c, const ClientMessage& m, Outbox& out) {
     if (m.type == "create") return on_create(c, m, out);
     if (m.type == "join") return on_join(c, m, out);
@@ -559,7 +705,9 @@ struct Hub::Impl {
     if (m.type == "resign") return on_resign(c, m, out);
     if (m.type == "knowledge") return on_knowledge(c, m, out);
     if (m.type == "puzzles") return on_puzzles(c, m, out);
-    throw Refusal("'" + m.type + "' is not served yet");
+    if (m.type == "analyze") return on_analyze(c, m, out);
+    if (m.type == "puzzle_move") return on_puzzle_move(c, m, out);
+    throw Refusal("'" + m.type + "' is not served");
   }
 
   void receive(ConnectionId c, std::string_view text) {
@@ -643,6 +791,7 @@ Hub::~Hub() {
   {
     std::lock_guard lock(impl_->mu);
     impl_->stopping = true;
+    impl_->closing = true;
     for (auto& [id, r] : impl_->rooms) impl_->cancel_engine(r);
     impl_->jobs.clear();
     workers.swap(impl_->workers);
