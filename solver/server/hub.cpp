@@ -204,7 +204,9 @@ struct Hub::Impl {
     }
     j["you"] = nullptr;
     if (r.mode == "engine")
-      j["engine"] = {{"thinking", bool(r.thinking)}, {"said", r.said.empty() ? Json(nullptr) : Json(r.said)}};
+      j["engine"] = {{"thinking", bool(r.thinking)},
+                     {"said", r.said.empty() ? Json(nullptr) : Json(r.said)},
+                     {"seconds", json_number(r.engine_seconds)}};
     else j["engine"] = nullptr;
     return j;
   }
@@ -436,12 +438,20 @@ struct Hub::Impl {
     broadcast(r, out, c, m.req);
   }
 
+  // A finished game nobody views leaves memory; the store keeps it (join
+  // and record read it back).
+  void forget_if_idle(const std::string& id) {
+    const auto it = rooms.find(id);
+    if (it != rooms.end() && it->second.over() && it->second.viewers.empty()) rooms.erase(it);
+  }
+
   void on_leave(ConnectionId c, const ClientMessage& m, Outbox& out) {
     Room& r = joined_room(c, m.id);
     r.viewers.erase(c);
     connections[c].erase(r.id);
     r.events.clear();
     broadcast(r, out);
+    forget_if_idle(m.id);
     Json ok = {{"type", "left"}};
     if (m.req) ok["req"] = *m.req;
     ok["id"] = m.id;
@@ -712,18 +722,19 @@ struct Hub::Impl {
 
   void receive(ConnectionId c, std::string_view text) {
     Outbox out;
+    // Read and checked before the lock is taken: a bad message costs the
+    // other connections nothing.
+    std::optional<ClientMessage> m;
+    try {
+      m = parse_message(text);
+    } catch (const MessageError& e) { out.emplace_back(c, error_text(e.req, e.what())); }
     std::unique_lock lock(mu);
     if (!connections.count(c)) return;  // closed, or never opened
-    std::optional<long long> req;
-    try {
-      const ClientMessage m = parse_message(text);
-      req = m.req;
-      dispatch(c, m, out);
-    } catch (const MessageError& e) {
-      out.assign(1, {c, error_text(e.req, e.what())});
-    } catch (const std::exception& e) {  // Refusal, ParseError, RuleError, the store's runtime_error
-      out.assign(1, {c, error_text(req, e.what())});
-    }
+    if (m) try {
+        dispatch(c, *m, out);
+      } catch (const std::exception& e) {  // Refusal, ParseError, RuleError, the store's runtime_error
+        out.assign(1, {c, error_text(m->req, e.what())});
+      }
     deliver(lock, out);
   }
 
@@ -737,6 +748,7 @@ struct Hub::Impl {
         r->second.viewers.erase(c);
         r->second.events.clear();
         broadcast(r->second, out);
+        forget_if_idle(id);
       }
     connections.erase(it);
     deliver(lock, out);
