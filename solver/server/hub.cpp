@@ -304,6 +304,7 @@ struct Hub::Impl {
   }
 
   void enqueue(std::function<void()> job) {
+    if (stopping) return;  // the hub is closing: its workers are being joined
     start_workers();
     jobs.push_back(std::move(job));
     jobs_cv.notify_one();
@@ -503,8 +504,8 @@ struct Hub::Impl {
       found = moves[k] != kPass && (engine < 0 || seat_at[k] != engine);
     }
     if (!found) throw Refusal("there is no move of yours to take back");
-    cancel_engine(r);
     store.truncate(r.id, k);
+    cancel_engine(r);
     r.game->truncate(k);
     r.events = {"took back " + std::to_string(moves.size() - k) +
                 (moves.size() - k == 1 ? " move" : " moves")};
