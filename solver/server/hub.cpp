@@ -122,6 +122,9 @@ struct Hub::Impl {
       : options(o), send(std::move(s)), store(o.data_dir), knowledge(o.results_dir) {
     std::lock_guard lock(mu);
     for (const StoredGame& g : store.unfinished()) load_room(g);
+    // Engines only once every game is in: a bad game above throws before
+    // any worker thread exists.
+    for (auto& [id, r] : rooms) schedule_engine(r);
   }
 
   // ---- sending ----------------------------------------------------------
@@ -144,16 +147,19 @@ struct Hub::Impl {
     r.engine_seconds = g.engine_seconds;
     r.created = g.created;
     r.finished = g.finished;
-    r.game = PlayedGame::make(spec_of(g.game, g.size, g.ko, g.edges));
     for (int s = 0; s < 2; ++s) r.seats[s] = {g.seats[s].player, g.seats[s].name, g.seats[s].engine};
-    for (const std::string& m : g.moves) r.game->play(parse_move(g.size, m));
+    try {
+      r.game = PlayedGame::make(spec_of(g.game, g.size, g.ko, g.edges));
+      for (const std::string& m : g.moves) r.game->play(parse_move(g.size, m));
+    } catch (const std::exception& e) {  // ParseError, RuleError: the file was changed behind our back
+      throw std::runtime_error(store.path() + ": game " + g.id + " does not replay (" + e.what() +
+                               "): the store is damaged");
+    }
     if (g.over()) {
       r.reason = g.reason;
       if (g.reason == "resign") r.resigned = g.winner == "black" ? White : Black;
     }
-    Room& placed = rooms[g.id] = std::move(r);
-    schedule_engine(placed);
-    return placed;
+    return rooms[g.id] = std::move(r);
   }
 
   // The room of a message's id that connection c has joined.
