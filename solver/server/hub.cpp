@@ -111,7 +111,11 @@ struct Hub::Impl {
   std::mt19937_64 rng{std::random_device{}()};
 
   // The engines: jobs run on at most options.max_engines threads, off mu.
-  std::deque<std::function<void()>> jobs;
+  // A job thinks off the lock and returns what to do with its answer,
+  // which the worker runs under the lock (the finish adds the messages to
+  // send); a job is counted as running until its finish is done.
+  using Finish = std::function<void(Outbox&)>;
+  std::deque<std::function<Finish()>> jobs;
   std::condition_variable jobs_cv;
   std::vector<std::thread> workers;
   int running = 0;
@@ -299,17 +303,23 @@ struct Hub::Impl {
     for (;;) {
       jobs_cv.wait(lock, [&] { return stopping || !jobs.empty(); });
       if (stopping) return;
-      std::function<void()> job = std::move(jobs.front());
+      std::function<Finish()> job = std::move(jobs.front());
       jobs.pop_front();
       ++running;
       lock.unlock();
-      job();  // runs off the lock, takes it again to apply its answer
+      Finish finish = job();  // the search, off the lock (jobs catch their own errors)
       lock.lock();
+      Outbox out;
+      if (finish && !stopping) finish(out);
       --running;
+      if (!out.empty()) {
+        deliver(lock, out);
+        lock.lock();
+      }
     }
   }
 
-  void enqueue(std::function<void()> job) {
+  void enqueue(std::function<Finish()> job) {
     if (stopping) return;  // the hub is closing: its workers are being joined
     start_workers();
     jobs.push_back(std::move(job));
@@ -334,8 +344,17 @@ struct Hub::Impl {
       try {
         choice = engine_move(rec, limits, flag.get());
       } catch (const std::exception& e) { failed = e.what(); }
-      Outbox out;
-      std::unique_lock lock(mu);
+      return [this, choice, failed, flag, id, ply](Outbox& out) {
+        finish_engine(choice, failed, flag, id, ply, out);
+      };
+    });
+  }
+
+  // The engine's answer, under the lock.
+  void finish_engine(const EngineChoice& choice, std::string failed,
+                     const std::shared_ptr<std::atomic<bool>>& flag, const std::string& id, size_t ply,
+                     Outbox& out) {
+    {
       const auto it = rooms.find(id);
       // An undo, a resignation or the hub closing took the question back.
       if (it == rooms.end() || it->second.thinking != flag) return;
@@ -356,8 +375,7 @@ struct Hub::Impl {
         r.said.clear();
       }
       broadcast(r, out);
-      deliver(lock, out);
-    });
+    }
   }
 
   void cancel_engine(Room& r) {
@@ -564,13 +582,11 @@ struct Hub::Impl {
     out.emplace_back(c, json_text(j, false));
   }
 
-  // A reply made off the lock by a job: sent to c if it is still open.
-  void reply_later(ConnectionId c, const Json& j) {
-    Outbox out;
-    std::unique_lock lock(mu);
-    if (!connections.count(c)) return;
-    out.emplace_back(c, json_text(j, false));
-    deliver(lock, out);
+  // A job's reply to connection c, sent if c is still open.
+  Finish reply_to(ConnectionId c, const Json& j) {
+    return [this, c, text = json_text(j, false)](Outbox& out) {
+      if (connections.count(c)) out.emplace_back(c, text);
+    };
   }
 
   // The value of each legal move, by the solver (engine.h's analyze_moves)
@@ -618,7 +634,7 @@ struct Hub::Impl {
         if (req) j["req"] = *req;
         j["message"] = std::string("analysis failed: ") + e.what();
       }
-      reply_later(c, j);
+      return reply_to(c, j);
     });
   }
 
@@ -662,7 +678,7 @@ struct Hub::Impl {
         if (req) j["req"] = *req;
         j["message"] = e.what();
       }
-      reply_later(c, j);
+      return reply_to(c, j);
     });
   }
 
