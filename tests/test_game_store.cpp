@@ -143,13 +143,15 @@ TEST_CASE("store: a stored game that does not replay is refused at start, naming
     h.open(1);
     // First an engine game whose engine is to move (it would think again
     // at the restart), then the game to damage.
-    h.create(1, {{"size", 9}, {"mode", "engine"}, {"seat", "second"}, {"engine_seconds", 30}});
+    const std::string engine = h.create(1, {{"size", 9}, {"mode", "engine"}, {"engine_seconds", 30}});
+    h.move(1, engine, "e5", 0);
     bad = h.create(1, {{"size", 5}, {"mode", "local"}});
     h.move(1, bad, "c3", 0);
   }
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open((dir / "games.sqlite").c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "UPDATE moves SET move = 'z9'", nullptr, nullptr, nullptr) == SQLITE_OK);
+  const std::string damage = "UPDATE moves SET move = 'z9' WHERE game_id = '" + bad + "'";
+  REQUIRE(sqlite3_exec(db, damage.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
   konobi::HubOptions o;
   o.data_dir = dir.path.string();

@@ -345,6 +345,6 @@ TEST_CASE("hub: a game's engine time is capped by max_engine_seconds", "[hub]") 
   o.max_engine_seconds = 1.5;
   HubHarness h(dir.path.string(), o);
   h.open(1);
-  h.create(1, {{"size", 5}, {"mode", "engine"}, {"seat", "second"}, {"engine_seconds", 3600}});
+  h.create(1, {{"size", 5}, {"mode", "engine"}, {"engine_seconds", 3600}});
   CHECK(h.last(1, "state")["engine"]["seconds"] == 1.5);
 }
