@@ -75,6 +75,13 @@ struct HubHarness {
     std::lock_guard lock(mu);
     return inbox[c].size();
   }
+  // Whether c has received a message for which pred holds (no waiting).
+  bool seen(konobi::ConnectionId c, const std::function<bool(const Json&)>& pred) {
+    std::lock_guard lock(mu);
+    for (const Json& j : inbox[c])
+      if (pred(j)) return true;
+    return false;
+  }
   // Waits (up to a minute: a failure, never a timing) until pred holds for
   // c's messages.
   bool wait_for(konobi::ConnectionId c, const std::function<bool(const Json&)>& pred) {

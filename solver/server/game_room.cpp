@@ -1,5 +1,7 @@
 #include "game_room.h"
 
+#include <optional>
+
 #include "core/game.h"
 #include "solver/io/game_json.h"
 
@@ -12,6 +14,11 @@ class RulesGame final : public PlayedGame {
  public:
   RulesGame(const GameSpec& spec, const typename Rules::Variant& v)
       : spec_(spec), variant_(v), game_(Game<Rules, W>::new_game(spec.size, v)) {}
+  RulesGame(const GameSpec& spec, const typename Rules::Variant& v, const PositionText& start)
+      : spec_(spec),
+        variant_(v),
+        start_(start),
+        game_(Rules::start(from_text<W>(start, &Rules::template geometry<W>(spec.size, v)), v)) {}
 
   const GameSpec& spec() const override { return spec_; }
   const std::vector<Move>& moves() const override { return game_.moves(); }
@@ -20,7 +27,9 @@ class RulesGame final : public PlayedGame {
   void truncate(size_t ply) override {
     if (ply >= game_.moves().size()) return;
     const std::vector<Move> keep(game_.moves().begin(), game_.moves().begin() + long(ply));
-    game_ = Game<Rules, W>::new_game(spec_.size, variant_);
+    game_ = start_ ? Game<Rules, W>(Rules::start(
+                         from_text<W>(*start_, &Rules::template geometry<W>(spec_.size, variant_)), variant_))
+                   : Game<Rules, W>::new_game(spec_.size, variant_);
     game_.play_record(keep);
   }
   bool over() const override { return game_.over(); }
@@ -67,6 +76,7 @@ class RulesGame final : public PlayedGame {
 
   GameSpec spec_;
   typename Rules::Variant variant_;
+  std::optional<PositionText> start_;  // a game from a position rather than the empty board
   Game<Rules, W> game_;
 };
 
@@ -80,6 +90,36 @@ std::unique_ptr<PlayedGame> PlayedGame::make(const GameSpec& spec) {
       return std::make_unique<RulesGame<GonnectRules, W>>(spec, GonnectVariant{spec.ko, spec.edges});
     return std::make_unique<RulesGame<KonobiRules, W>>(spec, KonobiRules::Variant{});
   });
+}
+
+}  // namespace konobi
+
+namespace konobi {
+
+std::unique_ptr<PlayedGame> PlayedGame::from_position(const GameSpec& spec, const std::string& start,
+                                                      const std::vector<Move>& moves) {
+  check_size(spec.size);
+  std::unique_ptr<PlayedGame> g;
+  if (start.empty()) {
+    g = make(spec);
+  } else {
+    const PositionText t = parse_position(start);
+    if (t.n != spec.size)
+      throw ParseError("the position is " + std::to_string(t.n) + "x" + std::to_string(t.n) + ", not " +
+                       std::to_string(spec.size) + "x" + std::to_string(spec.size));
+    g = with_words(spec.size, [&](auto w) -> std::unique_ptr<PlayedGame> {
+      constexpr int W = decltype(w)::value;
+      if (spec.gonnect)
+        return std::make_unique<RulesGame<GonnectRules, W>>(spec, GonnectVariant{spec.ko, spec.edges}, t);
+      return std::make_unique<RulesGame<KonobiRules, W>>(spec, KonobiRules::Variant{}, t);
+    });
+  }
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (const std::string why = g->why_illegal(moves[i]); !why.empty())
+      throw RuleError("move " + std::to_string(i + 1) + " (" + move_name(spec.size, moves[i]) + "): " + why);
+    g->play(moves[i]);
+  }
+  return g;
 }
 
 }  // namespace konobi

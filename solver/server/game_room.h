@@ -21,6 +21,11 @@ class PlayedGame {
   // A new game of the spec's rules on the empty board; throws ParseError
   // for a size outside 3..19.
   static std::unique_ptr<PlayedGame> make(const GameSpec& spec);
+  // A game from a position string (docs/NOTATION.md; "" for the empty
+  // board) and the moves since; throws ParseError or RuleError naming the
+  // bad part.
+  static std::unique_ptr<PlayedGame> from_position(const GameSpec& spec, const std::string& start,
+                                                   const std::vector<Move>& moves);
 
   virtual const GameSpec& spec() const = 0;
   virtual const std::vector<Move>& moves() const = 0;

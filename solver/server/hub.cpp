@@ -111,16 +111,24 @@ struct Hub::Impl {
   std::mt19937_64 rng{std::random_device{}()};
 
   // The engines: jobs run on at most options.max_engines threads, off mu.
-  std::deque<std::function<void()>> jobs;
+  // A job thinks off the lock and returns what to do with its answer,
+  // which the worker runs under the lock (the finish adds the messages to
+  // send); a job is counted as running until its finish is done.
+  using Finish = std::function<void(Outbox&)>;
+  std::deque<std::function<Finish()>> jobs;
   std::condition_variable jobs_cv;
   std::vector<std::thread> workers;
   int running = 0;
   bool stopping = false;
+  std::atomic<bool> closing{false};  // stops the searches of analyses and puzzles
 
   Impl(const HubOptions& o, Send s)
       : options(o), send(std::move(s)), store(o.data_dir), knowledge(o.results_dir) {
     std::lock_guard lock(mu);
     for (const StoredGame& g : store.unfinished()) load_room(g);
+    // Engines only once every game is in: a bad game above throws before
+    // any worker thread exists.
+    for (auto& [id, r] : rooms) schedule_engine(r);
   }
 
   // ---- sending ----------------------------------------------------------
@@ -143,16 +151,19 @@ struct Hub::Impl {
     r.engine_seconds = g.engine_seconds;
     r.created = g.created;
     r.finished = g.finished;
-    r.game = PlayedGame::make(spec_of(g.game, g.size, g.ko, g.edges));
     for (int s = 0; s < 2; ++s) r.seats[s] = {g.seats[s].player, g.seats[s].name, g.seats[s].engine};
-    for (const std::string& m : g.moves) r.game->play(parse_move(g.size, m));
+    try {
+      r.game = PlayedGame::make(spec_of(g.game, g.size, g.ko, g.edges));
+      for (const std::string& m : g.moves) r.game->play(parse_move(g.size, m));
+    } catch (const std::exception& e) {  // ParseError, RuleError: the file was changed behind our back
+      throw std::runtime_error(store.path() + ": game " + g.id + " does not replay (" + e.what() +
+                               "): the store is damaged");
+    }
     if (g.over()) {
       r.reason = g.reason;
       if (g.reason == "resign") r.resigned = g.winner == "black" ? White : Black;
     }
-    Room& placed = rooms[g.id] = std::move(r);
-    schedule_engine(placed);
-    return placed;
+    return rooms[g.id] = std::move(r);
   }
 
   // The room of a message's id that connection c has joined.
@@ -203,7 +214,9 @@ struct Hub::Impl {
     }
     j["you"] = nullptr;
     if (r.mode == "engine")
-      j["engine"] = {{"thinking", bool(r.thinking)}, {"said", r.said.empty() ? Json(nullptr) : Json(r.said)}};
+      j["engine"] = {{"thinking", bool(r.thinking)},
+                     {"said", r.said.empty() ? Json(nullptr) : Json(r.said)},
+                     {"seconds", json_number(r.engine_seconds)}};
     else j["engine"] = nullptr;
     return j;
   }
@@ -290,17 +303,24 @@ struct Hub::Impl {
     for (;;) {
       jobs_cv.wait(lock, [&] { return stopping || !jobs.empty(); });
       if (stopping) return;
-      std::function<void()> job = std::move(jobs.front());
+      std::function<Finish()> job = std::move(jobs.front());
       jobs.pop_front();
       ++running;
       lock.unlock();
-      job();  // runs off the lock, takes it again to apply its answer
+      Finish finish = job();  // the search, off the lock (jobs catch their own errors)
       lock.lock();
+      Outbox out;
+      if (finish && !stopping) finish(out);
       --running;
+      if (!out.empty()) {
+        deliver(lock, out);
+        lock.lock();
+      }
     }
   }
 
-  void enqueue(std::function<void()> job) {
+  void enqueue(std::function<Finish()> job) {
+    if (stopping) return;  // the hub is closing: its workers are being joined
     start_workers();
     jobs.push_back(std::move(job));
     jobs_cv.notify_one();
@@ -321,15 +341,25 @@ struct Hub::Impl {
     enqueue([this, rec, limits, flag, id, ply] {
       EngineChoice choice;
       std::string failed;
+      // Not cancelled on the empty board: engine_move dereferences a null
+      // pointer there when stopped before its first playout (engine.cpp's
+      // opening choice; reported). Its answer is still dropped, and the
+      // search ends within the game's engine time.
+      const std::atomic<bool>* cancel = rec.moves.empty() ? nullptr : flag.get();
       try {
-#ifdef KONOBI_SERVER_ENGINE
-        choice = engine_move(rec, limits, flag.get());
-#else
-        failed = "this build has no engine yet";
-#endif
+        choice = engine_move(rec, limits, cancel);
       } catch (const std::exception& e) { failed = e.what(); }
-      Outbox out;
-      std::unique_lock lock(mu);
+      return [this, choice, failed, flag, id, ply](Outbox& out) {
+        finish_engine(choice, failed, flag, id, ply, out);
+      };
+    });
+  }
+
+  // The engine's answer, under the lock.
+  void finish_engine(const EngineChoice& choice, std::string failed,
+                     const std::shared_ptr<std::atomic<bool>>& flag, const std::string& id, size_t ply,
+                     Outbox& out) {
+    {
       const auto it = rooms.find(id);
       // An undo, a resignation or the hub closing took the question back.
       if (it == rooms.end() || it->second.thinking != flag) return;
@@ -350,8 +380,7 @@ struct Hub::Impl {
         r.said.clear();
       }
       broadcast(r, out);
-      deliver(lock, out);
-    });
+    }
   }
 
   void cancel_engine(Room& r) {
@@ -439,12 +468,20 @@ struct Hub::Impl {
     broadcast(r, out, c, m.req);
   }
 
+  // A finished game nobody views leaves memory; the store keeps it (join
+  // and record read it back).
+  void forget_if_idle(const std::string& id) {
+    const auto it = rooms.find(id);
+    if (it != rooms.end() && it->second.over() && it->second.viewers.empty()) rooms.erase(it);
+  }
+
   void on_leave(ConnectionId c, const ClientMessage& m, Outbox& out) {
     Room& r = joined_room(c, m.id);
     r.viewers.erase(c);
     connections[c].erase(r.id);
     r.events.clear();
     broadcast(r, out);
+    forget_if_idle(m.id);
     Json ok = {{"type", "left"}};
     if (m.req) ok["req"] = *m.req;
     ok["id"] = m.id;
@@ -496,8 +533,8 @@ struct Hub::Impl {
       found = moves[k] != kPass && (engine < 0 || seat_at[k] != engine);
     }
     if (!found) throw Refusal("there is no move of yours to take back");
-    cancel_engine(r);
     store.truncate(r.id, k);
+    cancel_engine(r);
     r.game->truncate(k);
     r.events = {"took back " + std::to_string(moves.size() - k) +
                 (moves.size() - k == 1 ? " move" : " moves")};
@@ -550,6 +587,153 @@ struct Hub::Impl {
     out.emplace_back(c, json_text(j, false));
   }
 
+  // A job's reply to connection c, sent if c is still open.
+  Finish reply_to(ConnectionId c, const Json& j) {
+    return [this, c, text = json_text(j, false)](Outbox& out) {
+      if (connections.count(c)) out.emplace_back(c, text);
+    };
+  }
+
+  // The value of each legal move, by the solver (engine.h's analyze_moves)
+  // on a worker, and at the empty board by the shipped results too.
+  void on_analyze(ConnectionId c, const ClientMessage& m, Outbox&) {
+    Room& r = joined_room(c, m.id);
+    GameRecord rec;
+    rec.spec = r.game->spec();
+    rec.moves = r.game->moves();
+    Json openings;
+    if (rec.moves.empty() && !rec.spec.gonnect) try {
+        openings = knowledge.openings(false, rec.spec.size, "", "")["openings"];
+      } catch (const std::runtime_error&) {
+        // No shipped results for this size: the solver alone.
+      }
+    EngineLimits limits;
+    limits.seconds = options.analysis_seconds;
+    const std::optional<long long> req = m.req;
+    const std::string id = r.id;
+    enqueue([this, c, rec, limits, openings, req, id] {
+      const int n = rec.spec.size;
+      Json j = {{"type", "analysis"}};
+      if (req) j["req"] = *req;
+      j["id"] = id;
+      j["ply"] = rec.moves.size();
+      Json& list = j["moves"] = Json::array();
+      int proven = 0;
+      try {
+        for (const MoveAnalysis& a : analyze_moves(rec, limits, stopping_flag())) {
+          Json x = {{"move", move_name(n, a.move)}};
+          x["value"] = a.value > 0 ? Json("win") : a.value < 0 ? Json("loss") : Json(nullptr);
+          x["remoteness"] = a.remoteness >= 0 ? Json(a.remoteness) : Json(nullptr);
+          x["source"] = a.value != 0 ? Json("solver") : Json(nullptr);
+          if (a.value == 0 && openings.is_array() && a.move >= 0 && size_t(a.move) < openings.size() &&
+              !openings[size_t(a.move)]["value"].is_null()) {
+            x["value"] = openings[size_t(a.move)]["value"];
+            x["source"] = "results";
+          }
+          proven += !x["value"].is_null();
+          list.push_back(std::move(x));
+        }
+        j["said"] = std::to_string(proven) + " of " + std::to_string(list.size()) + " moves known";
+      } catch (const std::exception& e) {
+        j = {{"type", "error"}};
+        if (req) j["req"] = *req;
+        j["message"] = std::string("analysis failed: ") + e.what();
+      }
+      return reply_to(c, j);
+    });
+  }
+
+  // Checks the last move of a puzzle's line (the solver's side plays the
+  // even moves, the hub answered the odd ones): the first against the
+  // puzzle's one solution, later ones by whether the engine proves the
+  // opponent lost. A wrong move gets the opponent's winning line.
+  void on_puzzle_move(ConnectionId c, const ClientMessage& m, Outbox&) {
+    const PuzzleSet* set = nullptr;
+    try {
+      set = &knowledge.puzzles(m.size);
+    } catch (const std::runtime_error& e) { throw Refusal(e.what()); }
+    if (size_t(m.index) >= set->puzzles.size())
+      throw Refusal("there are " + std::to_string(set->puzzles.size()) + " puzzles of size " +
+                    std::to_string(m.size) + "; index " + std::to_string(m.index) + " is not one");
+    if (m.moves.empty() || m.moves.size() % 2 == 0)
+      throw Refusal("moves: the puzzle's line so far, ending with your move (an odd number of moves)");
+    const PuzzleEntry& p = set->puzzles[size_t(m.index)];
+    GameRecord before;
+    before.spec.size = m.size;
+    before.start = p.position;
+    for (size_t i = 0; i + 1 < m.moves.size(); ++i) before.moves.push_back(parse_move(m.size, m.moves[i]));
+    const Move last = parse_move(m.size, m.moves.back());
+    // Every move checked by the core before any work: a bad line is an error now.
+    if (const std::string why = replay_game(before)->why_illegal(last); !why.empty()) throw Refusal(why);
+    const bool first = m.moves.size() == 1;
+    const bool matches = first && m.moves[0] == p.solution;
+    EngineLimits limits;
+    limits.seconds = options.analysis_seconds;
+    const std::optional<long long> req = m.req;
+    const int size = m.size, index = m.index;
+    enqueue([this, c, before, last, first, matches, limits, req, size, index] {
+      Json j = {{"type", "puzzle_reply"}};
+      if (req) j["req"] = *req;
+      j["size"] = size;
+      j["index"] = index;
+      try {
+        j.update(judge_puzzle_move(before, last, first, matches, limits));
+      } catch (const std::exception& e) {
+        j = {{"type", "error"}};
+        if (req) j["req"] = *req;
+        j["message"] = e.what();
+      }
+      return reply_to(c, j);
+    });
+  }
+
+  Json judge_puzzle_move(const GameRecord& before, Move last, bool first, bool matches,
+                         const EngineLimits& limits) {
+    const int n = before.spec.size;
+    const auto names = [&](const std::vector<Move>& v) {
+      Json a = Json::array();
+      for (Move x : v) a.push_back(move_name(n, x));
+      return a;
+    };
+    // The core judges legality (ParseError or RuleError from the replay).
+    std::unique_ptr<PlayedGame> g = replay_game(before);
+    if (const std::string why = g->why_illegal(last); !why.empty()) throw RuleError(why);
+    const Color solver = g->to_move();
+    g->play(last);
+    GameRecord after = before;
+    after.moves.push_back(last);
+    Json j = {{"correct", true}, {"solved", false}, {"reply", nullptr}, {"refutation", Json::array()}};
+    if (g->over()) {
+      j["correct"] = g->winner() == solver;
+      j["solved"] = g->winner() == solver;
+      return j;
+    }
+    if (first && !matches) {
+      j["correct"] = false;
+      j["refutation"] = names(winning_line(after, limits, stopping_flag()));
+      return j;
+    }
+    const EngineChoice answer = engine_move(after, limits, stopping_flag());
+    if (!first && answer.knowledge == EngineChoice::ProvenWin) {
+      j["correct"] = false;
+      std::vector<Move> line = winning_line(after, limits, stopping_flag());
+      if (line.empty()) line = {answer.move};
+      j["refutation"] = names(line);
+      return j;
+    }
+    j["reply"] = move_name(n, answer.move);
+    g->play(answer.move);
+    j["solved"] = g->over() && g->winner() == solver;
+    return j;
+  }
+
+  static std::unique_ptr<PlayedGame> replay_game(const GameRecord& rec) {
+    return PlayedGame::from_position(rec.spec, rec.start, rec.moves);
+  }
+
+  // The flag every job's search watches: set when the hub closes.
+  const std::atomic<bool>* stopping_flag() const { return &closing; }
+
   void dispatch(ConnectionId c, const ClientMessage& m, Outbox& out) {
     if (m.type == "create") return on_create(c, m, out);
     if (m.type == "join") return on_join(c, m, out);
@@ -559,23 +743,26 @@ struct Hub::Impl {
     if (m.type == "resign") return on_resign(c, m, out);
     if (m.type == "knowledge") return on_knowledge(c, m, out);
     if (m.type == "puzzles") return on_puzzles(c, m, out);
-    throw Refusal("'" + m.type + "' is not served yet");
+    if (m.type == "analyze") return on_analyze(c, m, out);
+    if (m.type == "puzzle_move") return on_puzzle_move(c, m, out);
+    throw Refusal("'" + m.type + "' is not served");
   }
 
   void receive(ConnectionId c, std::string_view text) {
     Outbox out;
+    // Read and checked before the lock is taken: a bad message costs the
+    // other connections nothing.
+    std::optional<ClientMessage> m;
+    try {
+      m = parse_message(text);
+    } catch (const MessageError& e) { out.emplace_back(c, error_text(e.req, e.what())); }
     std::unique_lock lock(mu);
     if (!connections.count(c)) return;  // closed, or never opened
-    std::optional<long long> req;
-    try {
-      const ClientMessage m = parse_message(text);
-      req = m.req;
-      dispatch(c, m, out);
-    } catch (const MessageError& e) {
-      out.assign(1, {c, error_text(e.req, e.what())});
-    } catch (const std::exception& e) {  // Refusal, ParseError, RuleError, the store's runtime_error
-      out.assign(1, {c, error_text(req, e.what())});
-    }
+    if (m) try {
+        dispatch(c, *m, out);
+      } catch (const std::exception& e) {  // Refusal, ParseError, RuleError, the store's runtime_error
+        out.assign(1, {c, error_text(m->req, e.what())});
+      }
     deliver(lock, out);
   }
 
@@ -589,6 +776,7 @@ struct Hub::Impl {
         r->second.viewers.erase(c);
         r->second.events.clear();
         broadcast(r->second, out);
+        forget_if_idle(id);
       }
     connections.erase(it);
     deliver(lock, out);
@@ -643,6 +831,7 @@ Hub::~Hub() {
   {
     std::lock_guard lock(impl_->mu);
     impl_->stopping = true;
+    impl_->closing = true;
     for (auto& [id, r] : impl_->rooms) impl_->cancel_engine(r);
     impl_->jobs.clear();
     workers.swap(impl_->workers);
