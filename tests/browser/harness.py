@@ -99,6 +99,10 @@ class Page:
         return self.d.execute_script(
             "const e = document.getElementById(arguments[0]); return e ? e.textContent : ''", id_)
 
+    def players(self):
+        return self.d.execute_script(
+            "return Array.from(document.querySelectorAll('#players li'), li => li.textContent)")
+
     def point(self, name):
         return self.d.find_element(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
 
@@ -113,7 +117,7 @@ class Page:
 
     def moves(self):
         return self.d.execute_script(
-            "return Array.from(document.querySelectorAll('#moves li'), li => li.textContent)")
+            "return Array.from(document.querySelectorAll('#moves li'), li => li.dataset.move)")
 
     def wait_moves(self, n):
         self.wait(lambda: len(self.moves()) >= n, f"{n} moves are listed")

@@ -39,8 +39,10 @@ export class Board {
       svg.setAttribute("aria-roledescription", "board");
       svg.addEventListener("click", (e) => this.clicked(e));
       svg.addEventListener("keydown", (e) => this.key(e));
+      // Keyboard focus describes the cursor's point; a click's focus does not,
+      // so that the click lands on the board it was aimed at.
       svg.addEventListener("focus", () => {
-        if (this.cursor) this.onInspect(this.cursorName());
+        if (this.cursor && svg.matches(":focus-visible")) this.onInspect(this.cursorName());
       });
     }
   }
@@ -245,12 +247,18 @@ export class Board {
     return pointName(this.cursor.col, this.cursor.row);
   }
 
+  // The point under a click or tap, from its coordinates (the elements under
+  // it may have been redrawn since the press).
   clicked(event) {
-    const g = event.target.closest("[data-point]");
-    if (!g || !this.svg.contains(g)) return;
-    const p = parsePoint(g.dataset.point, this.size);
-    if (p) this.cursor = p;
-    this.onPlace(g.dataset.point);
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm || !this.size) return;
+    const pt = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+    const m = this.margin();
+    const col = Math.round((pt.x - m) / CELL);
+    const row = this.size - Math.round((pt.y - m) / CELL);
+    if (col < 0 || col >= this.size || row < 1 || row > this.size) return;
+    this.cursor = { col, row };
+    this.onPlace(pointName(col, row));
   }
 
   key(event) {

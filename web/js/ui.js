@@ -47,9 +47,15 @@ export function renderMoves(view) {
   const list = $("moves");
   const moves = view.state.moves || [];
   list.textContent = "";
+  // The colour of each move: Black first, then turn about (a swap is White's move too).
+  let color = "black";
   moves.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = m;
+    li.textContent = `${i + 1}. ${m}`;
+    li.dataset.move = m;
+    li.classList.add(color);
+    li.setAttribute("aria-label", `${i + 1}: ${capitalize(color)} ${m}`);
+    color = color === "black" ? "white" : "black";
     if (i === moves.length - 1) li.classList.add("last");
     list.appendChild(li);
   });
