@@ -70,6 +70,10 @@ def browser(width=1200, height=900):
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 f"--window-size={width},{height}", "--hide-scrollbars"):
         options.add_argument(arg)
+    if width < 500:
+        # A phone: Chromium's windows are at least 500 px wide, so emulate the screen.
+        options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 

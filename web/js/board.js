@@ -48,7 +48,7 @@ export class Board {
   }
 
   margin() {
-    return this.mini ? 14 : 44;
+    return this.mini ? 26 : 56;
   }
 
   xy(name) {
@@ -109,8 +109,8 @@ export class Board {
     // own edges likewise; Gonnect's usual rule lets either colour join either
     // pair, so its edges are drawn neutral.
     const owned = view.game !== "gonnect" || view.edges === "own";
-    const d = this.mini ? 7 : 16;
-    const w = this.mini ? 4 : 8;
+    const d = this.mini ? 17 : 27;
+    const w = this.mini ? 5 : 8;
     const g = el("g", { class: "edges" }, this.svg);
     const black = owned ? "edge-black" : "edge-neutral";
     const white = owned ? "edge-white" : "edge-neutral";
@@ -125,11 +125,11 @@ export class Board {
     for (let i = 0; i < this.size; i++) {
       const t = m + i * CELL;
       const letter = "abcdefghijklmnopqrs"[i];
-      el("text", { x: t, y: m + span + 38, "text-anchor": "middle" }, g).textContent = letter;
-      el("text", { x: t, y: m - 30, "text-anchor": "middle" }, g).textContent = letter;
+      el("text", { x: t, y: m + span + 49, "text-anchor": "middle" }, g).textContent = letter;
+      el("text", { x: t, y: m - 41, "text-anchor": "middle" }, g).textContent = letter;
       const num = String(this.size - i);
-      el("text", { x: m - 32, y: t + 5, "text-anchor": "middle" }, g).textContent = num;
-      el("text", { x: m + span + 32, y: t + 5, "text-anchor": "middle" }, g).textContent = num;
+      el("text", { x: m - 45, y: t + 5, "text-anchor": "middle" }, g).textContent = num;
+      el("text", { x: m + span + 45, y: t + 5, "text-anchor": "middle" }, g).textContent = num;
     }
   }
 

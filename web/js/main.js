@@ -39,8 +39,22 @@ $("ng-name").value = savedName();
 
 // --- drawing --------------------------------------------------------------
 
+// The game's lines and buttons under the board give way to the puzzle's.
+function showGameChrome(on) {
+  for (const id of ["status", "detail", "game-controls"]) $(id).hidden = !on;
+  if (!on) {
+    $("pie").hidden = true;
+    $("engine-said").hidden = true;
+  } else if (view.state) {
+    ui.renderPie(view, pieDismissed);
+    ui.renderControls(view, analysis.active);
+  }
+}
+
 function draw() {
-  if (tab === "puzzles" && puzzles.active()) {
+  const puzzleBoard = tab === "puzzles" && puzzles.active();
+  showGameChrome(!puzzleBoard);
+  if (puzzleBoard) {
     board.render(puzzles.boardView());
     return;
   }
@@ -351,10 +365,6 @@ function showTab(name) {
     $(`tab-${t}`).setAttribute("aria-pressed", String(t === name));
     $(`${t === "play" ? "play" : t === "puzzles" ? "puzzle" : "knowledge"}-panel`).hidden = t !== name;
   }
-  const puzzleBoard = name === "puzzles" && puzzles.active();
-  $("game-controls").hidden = puzzleBoard;
-  $("pie").hidden = puzzleBoard || $("pie").hidden;
-  if (!puzzleBoard && view.state) ui.renderPie(view, pieDismissed);
   draw();
 }
 $("tab-play").addEventListener("click", () => showTab("play"));
