@@ -53,8 +53,13 @@ export class KnowledgePanel {
       dd.textContent = text(value);
       facts.append(dt, dd);
     };
-    add("Empty board", reply.empty_board);
-    add("Pie rule", reply.pie);
+    const empty = reply.empty_board;
+    add("Empty board", typeof empty === "string" ? `${empty[0].toUpperCase()}${empty.slice(1)} wins ` +
+        "with perfect play (Black moves first; no pie rule)" : empty);
+    const pie = reply.pie;
+    add("Pie rule", pie && typeof pie === "object" && pie.verdict
+      ? `${pie.verdict}${pie.black_wins !== undefined ? ` (openings that win for Black: ${pie.black_wins}, ` +
+        `for White: ${pie.white_wins})` : ""}` : pie);
     add("Openings known", `${(reply.openings || []).filter((o) => o.value).length} of ${size * size}` +
         " (W: the opening wins for Black, L: it loses)");
   }

@@ -26,7 +26,7 @@ export function renderPlayers(view) {
     dot.className = `dot ${p.color}`;
     dot.setAttribute("aria-hidden", "true");
     const mine = s.you === "both" || s.you === p.seat;
-    const name = p.name || (p.kind === "engine" ? "Engine" : "—");
+    const name = p.name || (p.kind === "engine" ? "Engine" : p.free ? "(free seat)" : s.mode === "local" ? "this screen" : "anonymous");
     const label = document.createElement("span");
     label.textContent = `${capitalize(p.color)}: ${name}` + (p.kind === "engine" ? " (engine)" : "") +
       (mine && s.you !== "both" ? " — you" : "") + (p.connected === false && p.kind !== "engine" ? " (away)" : "");
@@ -69,12 +69,12 @@ export function addEvents(view) {
   const list = $("events");
   for (const e of events) {
     const li = document.createElement("li");
-    li.textContent = e;
+    li.textContent = e.charAt(0).toUpperCase() + e.slice(1);
     list.appendChild(li);
   }
   while (list.children.length > 30) list.removeChild(list.firstChild);
   list.scrollTop = list.scrollHeight;
-  return events;
+  return events.map((e) => e.charAt(0).toUpperCase() + e.slice(1) + (/[.!?]$/.test(e) ? "" : "."));
 }
 
 export function clearEvents() {
