@@ -110,7 +110,16 @@ function showState(state) {
 }
 
 function waitForState(pred) {
-  return new Promise((resolve) => stateWaiters.push({ pred, resolve }));
+  let waiter;
+  const promise = new Promise((resolve) => {
+    waiter = { pred, resolve };
+    stateWaiters.push(waiter);
+  });
+  promise.cancel = () => {
+    const i = stateWaiters.indexOf(waiter);
+    if (i >= 0) stateWaiters.splice(i, 1);
+  };
+  return promise;
 }
 
 // --- the connection -------------------------------------------------------
@@ -162,10 +171,12 @@ function setGame(id) {
 // server's error, which rejects).
 async function act(msg, pred) {
   const request = conn.request(msg, "state");
+  const changed = waitForState(pred);
   try {
-    return await Promise.race([request, waitForState(pred)]);
+    return await Promise.race([request, changed]);
   } finally {
     conn.forget(request.req);
+    changed.cancel();
   }
 }
 
@@ -341,7 +352,7 @@ $("record-start").addEventListener("click", async () => {
     }
     const moves = splitRecord(text);
     const id = await create(createMessage({ mode: "local" }));
-    await waitForState((st) => st.id === id);
+    if (!view.state || view.state.id !== id) await waitForState((st) => st.id === id);
     for (let i = 0; i < moves.length; i++) {
       const ply = view.state.ply;
       try {
