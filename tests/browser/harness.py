@@ -67,6 +67,7 @@ def browser(width=1200, height=900):
             raise AssertionError(f"{path} is missing: scripts/setup.sh installs chromium and chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 f"--window-size={width},{height}", "--hide-scrollbars"):
         options.add_argument(arg)
@@ -95,6 +96,13 @@ class Page:
         except Exception as e:
             raise AssertionError(f"timed out waiting until {what}; status: {self.text('status')!r}, "
                                  f"detail: {self.text('detail')!r}") from e
+
+    def check_console(self):
+        """No script error on the page (a refused connection while the server
+        restarts is not one)."""
+        errors = [e["message"] for e in self.d.get_log("browser") if e["level"] == "SEVERE"
+                  and "WebSocket" not in e["message"] and "ERR_CONNECTION_REFUSED" not in e["message"]]
+        assert not errors, f"errors on the page: {errors}"
 
     def by_id(self, id_):
         return self.d.find_element(By.ID, id_)

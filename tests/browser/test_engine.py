@@ -20,6 +20,7 @@ def test(binary, data_dir):
         page.wait(lambda: page.text("status").startswith("Black to move (you)"), "the human is to move again")
         page.by_id("undo").click()
         page.wait(lambda: page.moves() == [], "undo takes back the engine's move and the human's")
+        page.check_console()
     finally:
         driver.quit()
         server.stop()

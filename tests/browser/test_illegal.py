@@ -34,6 +34,7 @@ def test(binary, data_dir):
         assert page.text("status").startswith("Black to move"), page.text("status")
         page.click_point("c2")
         assert page.wait_moves(3) == ["c3", "d4", "c2"]
+        page.check_console()
     finally:
         driver.quit()
         server.stop()

@@ -30,6 +30,7 @@ def test(binary, data_dir):
         assert driver.switch_to.active_element.get_attribute("id") != "board"
         ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
         assert driver.switch_to.active_element.get_attribute("id") == "board"
+        page.check_console()
     finally:
         driver.quit()
         server.stop()

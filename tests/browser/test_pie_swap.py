@@ -31,6 +31,8 @@ def test(binary, data_dir):
         assert ann.state_of("b2") == "black"
         ann.wait(lambda: ann.text("status").startswith("White to move (you)"), "Ann, now White, is to move")
         assert not bob.by_id("pie").is_displayed()
+        ann.check_console()
+        bob.check_console()
     finally:
         first.quit()
         second.quit()

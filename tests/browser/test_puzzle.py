@@ -45,6 +45,7 @@ def test(binary, data_dir):
         page.click_point(first["solution"])
         page.wait(lambda: "right" in page.by_id("pz-status").get_attribute("class"), "the move is accepted")
         assert page.state_of(first["solution"]) == first["to_move"]
+        page.check_console()
     finally:
         driver.quit()
         server.stop()

@@ -31,6 +31,8 @@ def test(binary, data_dir):
         ann.click_point("d3")
         bob.wait_moves(3)
         assert bob.state_of("d3") == "black"
+        ann.check_console()
+        bob.check_console()
     finally:
         first.quit()
         second.quit()

@@ -28,6 +28,7 @@ def test(binary, data_dir):
         # A fresh tab on the restarted server finds the game by its link too.
         driver.get(server.url + f"?game={game}")
         page.wait(lambda: len(page.moves()) == 4, "the link opens the game")
+        page.check_console()
     finally:
         driver.quit()
         server.stop()

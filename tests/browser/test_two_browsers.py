@@ -32,6 +32,9 @@ def test(binary, data_dir):
             assert p.moves() == ["b1", "a2", "b2", "c2", "b3"], p.moves()
         # A watcher's click plays nothing.
         assert eve.by_id("resign").get_attribute("hidden") is not None
+        ann.check_console()
+        bob.check_console()
+        eve.check_console()
     finally:
         for d in drivers:
             d.quit()
