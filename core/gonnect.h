@@ -227,6 +227,18 @@ bool gonnect_has_winning_chain(const Position<W>& pos, Color c, EdgeRule edges) 
   return won;
 }
 
+// The stones of c's chains that join a goal pair of edges (empty while c
+// has not won), with the floods of gonnect_has_winning_chain.
+template <int W>
+Bitboard<W> gonnect_winning_chain(const Position<W>& pos, Color c, EdgeRule edges) {
+  const Geometry<W>& g = *pos.g;
+  Bitboard<W> chain;
+  for_each_goal(g, c, edges, [&](const Bitboard<W>& lo, const Bitboard<W>& hi) {
+    chain |= flood4(g, pos.stones[c], lo) & flood4(g, pos.stones[c], hi);
+  });
+  return chain;
+}
+
 // The move itself, all but recording the board before it in the history.
 template <int W>
 Bitboard<W> gonnect_apply(GonnectState<W>& s, int p) {

@@ -103,6 +103,14 @@ bool has_winning_chain(const Position<W>& pos, Color c) {
   return (flood8(g, pos.stones[c], g.edge_lo[c]) & g.edge_hi[c]).any();
 }
 
+// The stones of c's chains that join its two edges (empty while c has not
+// won): the groups the win test's floods reach from both edges.
+template <int W>
+Bitboard<W> winning_chain(const Position<W>& pos, Color c) {
+  const Geometry<W>& g = *pos.g;
+  return flood8(g, pos.stones[c], g.edge_lo[c]) & flood8(g, pos.stones[c], g.edge_hi[c]);
+}
+
 // Why an empty point is or is not open to colour c, for people.
 struct PointVerdict {
   enum Kind { Legal, Occupied, Crosscut, WeakConnection } kind = Legal;

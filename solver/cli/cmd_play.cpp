@@ -1,7 +1,6 @@
-// konobi play: a console game. Each side is a person, the random mover or
-// the solver; the board is drawn after every move, White is asked about the
-// pie swap, forced passes are played and announced, illegal input is
-// explained.
+// konobi play: a console game. Each side is a person, the random mover, the
+// solver (boards up to 8x8) or the engine (every board); the board is drawn after every move, White is asked
+// about the pie swap, forced passes are played and announced, illegal input is explained.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,19 +10,21 @@
 #include "command.h"
 #include "diagram.h"
 #include "game_input.h"
+#include "solver/engine/engine.h"
 #include "solver/search/move_choice.h"
 
 namespace konobi {
 
 namespace {
 
-enum class Player { Human, Random, Solver };
+enum class Player { Human, Random, Solver, Engine };
 
 Player parse_player(const std::string& s, const char* which) {
   if (s == "human") return Player::Human;
   if (s == "random") return Player::Random;
   if (s == "solver") return Player::Solver;
-  throw UsageError(std::string("--") + which + " must be 'human', 'random' or 'solver', not " +
+  if (s == "engine") return Player::Engine;
+  throw UsageError(std::string("--") + which + " must be 'human', 'random', 'solver' or 'engine', not " +
                    quote_token(s));
 }
 
@@ -98,6 +99,9 @@ void announce_solver_move(const MoveChoice& choice, bool& announced_win, double 
   std::cout << ".\n";
 }
 
+// What the engine says about its move, after the move's name.
+void announce_engine_move(const EngineChoice& choice) { std::cout << " (" << choice.said << ").\n"; }
+
 template <class Rules, int W>
 int play(const GameInput& input, const typename Rules::Variant& variant, Player players[2], uint64_t seed,
          const SolverSettings& ss) {
@@ -110,6 +114,21 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
     solver = std::make_unique<SolverPlayer<W, std::conditional_t<gonnect, GonnectSearch, KonobiSearch>>>(
         ss.table_mb, ss.seconds, ss.threads);
   bool announced_win[2] = {false, false};
+  // The engine's view of the game: the start and every move since.
+  auto engine_choice = [&] {
+    GameRecord record;
+    record.spec.gonnect = gonnect;
+    record.spec.size = n;
+    if constexpr (gonnect) record.spec.ko = variant.ko, record.spec.edges = variant.edges;
+    if (input.given_position) record.start = input.position;
+    record.moves = game.moves();
+    EngineLimits limits;
+    limits.seconds = ss.seconds;
+    limits.table_mb = ss.table_mb;
+    limits.seed = seed + game.moves().size();
+    return engine_move(record, limits);
+  };
+  std::optional<EngineChoice> engine_pending;  // the engine's move when it declined the swap
   auto show = [&] {
     std::vector<char> marks(n * n, 0);
     if (!game.moves().empty() && game.moves().back() >= 0) {
@@ -147,6 +166,11 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
       } else if (player_of(c) == Player::Solver) {
         swap = solver->should_swap(game.state());
         if (!swap) std::cout << "White (solver) keeps White.\n";
+      } else if (player_of(c) == Player::Engine) {
+        const EngineChoice choice = engine_choice();
+        swap = choice.move == kSwap;
+        if (swap) std::cout << "White (engine) swaps (" << choice.said << ").\n";
+        else std::cout << "White (engine) keeps White.\n", engine_pending = choice;
       } else {
         const std::optional<bool> answer = ask_swap(seat(c));
         if (!answer) return 1;
@@ -159,7 +183,13 @@ int play(const GameInput& input, const typename Rules::Variant& variant, Player 
       }
     }
     Move m;
-    if (player_of(c) == Player::Solver) {
+    if (player_of(c) == Player::Engine) {
+      const EngineChoice choice = engine_pending ? *engine_pending : engine_choice();
+      engine_pending.reset();
+      m = choice.move;
+      std::cout << color_name(c) << " (engine) plays " << move_name(n, m);
+      announce_engine_move(choice);
+    } else if (player_of(c) == Player::Solver) {
       const MoveChoice choice = solver->choose(game.state());
       m = choice.move;
       std::cout << color_name(c) << " (solver) plays " << point_name(n, m);
@@ -206,18 +236,18 @@ int cmd_play(const Args& args) {
   choice.add_options(opts, "superko");
   // clang-format off
   opts.add_options()
-    ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human, random or solver")
-    ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human, random or solver")
+    ("black", po::value<std::string>(&black)->default_value("human"), "first player, who starts as Black: human, random, solver or engine")
+    ("white", po::value<std::string>(&white)->default_value("human"), "second player, who starts as White: human, random, solver or engine")
     ("vs", po::value<std::string>(&vs), "the same as --white: your opponent (you play first)")
-    ("think", po::value<double>(&ss.seconds)->default_value(10), "the solver's time per move in seconds")
-    ("tt-mb", po::value<double>(&ss.table_mb)->default_value(256), "the solver's table in MiB")
+    ("think", po::value<double>(&ss.seconds)->default_value(10), "the solver's or the engine's time per move in seconds")
+    ("tt-mb", po::value<double>(&ss.table_mb)->default_value(256), "the solver's table in MiB (the engine's too)")
     ("threads,t", po::value<int>(&ss.threads)->default_value(1), "the solver's threads")
-    ("seed", po::value<uint64_t>(&seed), "seed for the random mover");
+    ("seed", po::value<uint64_t>(&seed), "seed for the random mover and the engine");
   // clang-format on
   po::variables_map vm;
   if (parse_command_line("play",
-                         "[--game G] --size N [--black human|random|solver] [--white ...|--vs solver]", args,
-                         opts, vm, &positional))
+                         "[--game G] --size N [--black human|random|solver|engine] [--white ...|--vs engine]",
+                         args, opts, vm, &positional))
     return 0;
   if (vm.count("vs")) {
     if (!vm["white"].defaulted()) throw UsageError("give --vs or --white, not both");

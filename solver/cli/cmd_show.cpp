@@ -6,25 +6,13 @@
 #include "diagram.h"
 #include "game_input.h"
 #include "solver/io/atomic_file.h"
+#include "solver/io/game_json.h"
 #include "solver/io/json.h"
 #include "solver/io/svg.h"
 
 namespace konobi {
 
 namespace {
-
-const char* verdict_name(PointVerdict::Kind k) {
-  switch (k) {
-    case PointVerdict::Occupied:
-      return "occupied";
-    case PointVerdict::Crosscut:
-      return "crosscut";
-    case PointVerdict::WeakConnection:
-      return "weak-connection";
-    default:
-      return "legal";
-  }
-}
 
 // The picture: stones, the last move, and the illegal empty points.
 template <int W, class G>
@@ -47,25 +35,6 @@ std::string show_svg(const G& game, const std::vector<std::pair<int, PointVerdic
   return render_svg(b);
 }
 
-// The fields both games' `show --json` share, in their order: the position,
-// the record, whose turn, the pie rule, the winner.
-template <class G>
-void add_game_fields(Json& j, const G& game, int n) {
-  j["position"] = format_position(to_text(game.position()));
-  j["moves"] = format_record(n, game.moves());
-  j["to_move"] = game.over() ? "none" : (game.position().to_move == Black ? "black" : "white");
-  j["swap_available"] = !game.over() && game.position().swap_available;
-  j["swapped"] = game.swapped();
-  j["winner"] = game.over() ? Json(game.winner() == Black ? "black" : "white") : Json(nullptr);
-}
-
-// The legal points, by name.
-template <int W>
-void add_legal(Json& j, const Bitboard<W>& legal, int n) {
-  Json& points = j["legal"] = Json::array();
-  legal.for_each([&](int p) { points.push_back(point_name(n, p)); });
-}
-
 template <int W>
 int show(const GameInput& input, bool json, const std::string& svg) {
   const auto game = input.build<W>();
@@ -83,15 +52,7 @@ int show(const GameInput& input, bool json, const std::string& svg) {
     add_game_fields(j, game, n);
     j["must_pass"] = game.must_pass();
     add_legal(j, legal, n);
-    Json& banned = j["illegal"] = Json::array();
-    for (const auto& [p, v] : illegal) {
-      Json x = {{"point", point_name(n, p)}, {"reason", verdict_name(v.kind)}};
-      if (v.kind == PointVerdict::WeakConnection) {
-        x["stone"] = point_name(n, v.stone);
-        x["alternative"] = point_name(n, v.alternative);
-      }
-      banned.push_back(std::move(x));
-    }
+    add_illegal(j, game, false);
     std::cout << json_text(j);
     return 0;
   }
@@ -148,13 +109,7 @@ int show_gonnect(const GameInput& input, const GonnectVariant& v, bool json) {
     add_game_fields(j, game, n);
     j["no_legal_move"] = game.ended_without_move();
     add_legal(j, legal, n);
-    Json& banned = j["illegal"] = Json::array();
-    illegal.for_each([&](int p) {
-      banned.push_back(Json{{"point", point_name(n, p)},
-                            {"reason", L.suicide.test(p)        ? "suicide"
-                                       : v.ko == KoRule::Simple ? "ko"
-                                                                : "superko"}});
-    });
+    add_illegal(j, game, false);
     std::cout << json_text(j);
     return 0;
   }

@@ -34,6 +34,7 @@ const Command kCommands[] = {
      cmd_verify_nodraw},
     {"pie", "the pie rule on the solved boards: swap decisions, losing openings, verdict", cmd_pie},
     {"paper", "regenerate the paper's tables and figures from results/", cmd_paper},
+    {"gtp", "the playing engine (or a baseline player) over the Go Text Protocol, every size", cmd_gtp},
 };
 
 void print_usage(std::ostream& out) {
