@@ -35,6 +35,7 @@ const Command kCommands[] = {
     {"pie", "the pie rule on the solved boards: swap decisions, losing openings, verdict", cmd_pie},
     {"paper", "regenerate the paper's tables and figures from results/", cmd_paper},
     {"gtp", "the playing engine (or a baseline player) over the Go Text Protocol, every size", cmd_gtp},
+    {"serve", "the web board: play in the browser, online or against the engine", cmd_serve},
 };
 
 void print_usage(std::ostream& out) {
