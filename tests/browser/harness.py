@@ -4,6 +4,7 @@ packages, installed by scripts/setup.sh) and gives the page's state as the
 DOM shows it. A test fails, never skips, when something is missing."""
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -41,10 +42,11 @@ class Server:
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
         reader.join(30)
-        if not line or not line[0].strip().startswith("http"):
+        found = re.search(r"https?://\S+", line[0]) if line else None
+        if not found:
             self.stop()
             raise AssertionError(f"konobi serve printed no URL: {line[0] if line else '(nothing in 30 s)'!r}")
-        self.url = line[0].strip().split()[0]
+        self.url = found.group(0)
         if not self.url.endswith("/"):
             self.url += "/"
         self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
