@@ -41,10 +41,25 @@ def test(binary, data_dir):
         page.by_id("pz-retry").click()
         page.wait(lambda: stone_count(page) == start, "the puzzle starts again")
 
-        # The solution.
-        page.click_point(first["solution"])
-        page.wait(lambda: "right" in page.by_id("pz-status").get_attribute("class"), "the move is accepted")
-        assert page.state_of(first["solution"]) == first["to_move"]
+        # The solution: its first move, then after each reply a winning move
+        # found by `konobi analyze`, until the page says it is solved.
+        move = first["solution"]
+        for _ in range(first["remoteness"]):
+            line = page.by_id("pz-status").get_attribute("data-line").split()
+            page.click_point(move)
+            page.wait(lambda: "right" in page.by_id("pz-status").get_attribute("class") and (
+                "Solved" in page.text("pz-status") or (
+                    len(page.by_id("pz-status").get_attribute("data-line").split()) == len(line) + 2 and
+                    "interactive" in page.by_id("board").get_attribute("class"))),
+                f"{move} is accepted and answered")
+            assert page.state_of(move) == first["to_move"]
+            if "Solved" in page.text("pz-status"):
+                break
+            line = page.by_id("pz-status").get_attribute("data-line").split()
+            analysed = subprocess.run([binary, "analyze", "--json", "-p", first["position"], "--moves", " ".join(line)],
+                                      capture_output=True, text=True, check=True)
+            move = next(m["move"] for m in json.loads(analysed.stdout)["moves"] if m["value"] == "win")
+        assert "Solved" in page.text("pz-status"), page.text("pz-status")
         page.check_console()
     finally:
         driver.quit()

@@ -98,6 +98,7 @@ export class PuzzleMode {
 
   boardView() {
     const { stones, toMove, last } = this.stonesAndTurn();
+    this.el.status.dataset.line = this.moves.join(" ");
     const legal = new Set();
     const n = this.size;
     for (let r = 1; r <= n; r++)
