@@ -91,6 +91,9 @@ export class GameView {
     let line = `${capitalize(s.to_move)} to move`;
     if (this.myTurn()) line += s.you === "both" ? "." : " (you).";
     else if (this.engineThinking()) line += ": the engine is thinking.";
+    else if (this.playerOf(s.to_move) && this.playerOf(s.to_move).free) {
+      line += ": waiting for a second player to open the game's link.";
+    }
     else line += ".";
     return line;
   }

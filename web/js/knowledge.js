@@ -58,7 +58,7 @@ export class KnowledgePanel {
         "with perfect play (Black moves first; no pie rule)" : empty);
     const pie = reply.pie;
     add("Pie rule", pie && typeof pie === "object" && pie.verdict
-      ? `${pie.verdict}${pie.black_wins !== undefined ? ` (openings that win for Black: ${pie.black_wins}, ` +
+      ? `${pie.verdict.charAt(0).toUpperCase()}${pie.verdict.slice(1)}${pie.black_wins !== undefined ? ` (openings that win for Black: ${pie.black_wins}, ` +
         `for White: ${pie.white_wins})` : ""}` : pie);
     add("Openings known", `${(reply.openings || []).filter((o) => o.value).length} of ${size * size}` +
         " (W: the opening wins for Black, L: it loses)");

@@ -29,9 +29,9 @@ export function renderPlayers(view) {
     const name = p.name || (p.kind === "engine" ? "Engine" : p.free ? "(free seat)" : s.mode === "local" ? "this screen" : "anonymous");
     const label = document.createElement("span");
     label.textContent = `${capitalize(p.color)}: ${name}` + (p.kind === "engine" ? " (engine)" : "") +
-      (mine && s.you !== "both" ? " — you" : "") + (p.connected === false && p.kind !== "engine" ? " (away)" : "");
+      (mine && s.you !== "both" ? " — you" : "") + (p.connected === false && p.kind !== "engine" && !p.free ? " (away)" : "");
     if (mine && s.you !== "both") label.classList.add("you");
-    if (p.connected === false && p.kind !== "engine") label.classList.add("away");
+    if ((p.connected === false && p.kind !== "engine") || p.free) label.classList.add("away");
     li.append(dot, label);
     if (s.to_move === p.color && !s.winner) li.append(" ◀");
     list.appendChild(li);
