@@ -6,6 +6,7 @@ port with a scratch data folder).
 usage: scripts/screenshots.py PATH/TO/konobi [OUT_DIR]   (default docs/images)
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -70,6 +71,14 @@ def main():
             driver.execute_script("arguments[0].value = '6'", page.by_id("pz-size"))
             page.by_id("pz-load").click()
             page.wait(lambda: "to play and win" in page.text("pz-status"), "a puzzle is shown")
+            # A wrong answer, refuted on the board.
+            with open(os.path.join(os.path.dirname(HERE), "results", "puzzles-6x6.json")) as f:
+                puzzle = json.load(f)["puzzles"][0]
+            shown = subprocess.run([binary, "show", "--json", "-p", puzzle["position"]],
+                                   capture_output=True, text=True, check=True)
+            wrong = next(p for p in json.loads(shown.stdout)["legal"] if p != puzzle["solution"])
+            page.click_point(wrong)
+            page.wait(lambda: page.by_id("pz-retry").is_displayed(), "the refutation is played", 60)
             time.sleep(0.3)
             driver.save_screenshot(os.path.join(out, "web-puzzle.png"))
             shrink(os.path.join(out, "web-puzzle.png"))
