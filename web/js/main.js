@@ -60,7 +60,7 @@ function draw() {
   }
   if (!view.state) {
     const size = Number($("ng-size").value) || 9;
-    board.render({ size, game: $("ng-game").value, edges: null, stones: new Map(), legal: new Set(),
+    board.render({ size, game: $("ng-game").value, edges: $("ng-edges").value, stones: new Map(), legal: new Set(),
                    illegal: new Map(), chain: new Set(), captured: [] });
     return;
   }
@@ -302,12 +302,18 @@ $("copy-link").addEventListener("click", async () => {
 
 function modeChanged() {
   const mode = $("ng-mode").value;
+  const gonnect = $("ng-game").value === "gonnect";
+  $("ng-ko").closest("label").hidden = !gonnect;
+  $("ng-edges").closest("label").hidden = !gonnect;
   $("ng-seat").closest("label").hidden = mode === "local";
   $("ng-seconds").closest("label").hidden = mode !== "engine";
 }
 $("ng-mode").addEventListener("change", modeChanged);
 $("ng-size").addEventListener("change", () => draw());
-$("ng-game").addEventListener("change", () => draw());
+$("ng-game").addEventListener("change", () => {
+  modeChanged();
+  draw();
+});
 modeChanged();
 
 function createMessage(extra = {}) {
@@ -318,6 +324,10 @@ function createMessage(extra = {}) {
                 player: playerToken() };
   if (name) msg.name = name;
   if (mode !== "local") msg.seat = $("ng-seat").value;
+  if (msg.game === "gonnect") {
+    msg.ko = $("ng-ko").value;
+    msg.edges = $("ng-edges").value;
+  }
   if (mode === "engine") msg.engine_seconds = Number($("ng-seconds").value) || 1;
   return { ...msg, ...extra };
 }
