@@ -134,3 +134,27 @@ TEST_CASE("store: a corrupt file or a newer schema is refused with a message", "
   o.data_dir = dir.path.string();
   CHECK_THROWS_WITH(konobi::Hub(o, [](konobi::ConnectionId, std::string) {}), Contains("not a database"));
 }
+
+TEST_CASE("store: a stored game that does not replay is refused at start, naming it", "[hub][store]") {
+  TempDir dir;
+  std::string bad;
+  {
+    HubHarness h(dir.path.string());
+    h.open(1);
+    // First an engine game whose engine is to move (it would think again
+    // at the restart), then the game to damage.
+    const std::string engine = h.create(1, {{"size", 9}, {"mode", "engine"}, {"engine_seconds", 30}});
+    h.move(1, engine, "e5", 0);
+    bad = h.create(1, {{"size", 5}, {"mode", "local"}});
+    h.move(1, bad, "c3", 0);
+  }
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((dir / "games.sqlite").c_str(), &db) == SQLITE_OK);
+  const std::string damage = "UPDATE moves SET move = 'z9' WHERE game_id = '" + bad + "'";
+  REQUIRE(sqlite3_exec(db, damage.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  konobi::HubOptions o;
+  o.data_dir = dir.path.string();
+  CHECK_THROWS_WITH(konobi::Hub(o, [](konobi::ConnectionId, std::string) {}),
+                    Contains("game " + bad + " does not replay") && Contains("damaged"));
+}

@@ -308,3 +308,43 @@ TEST_CASE("hub: games per player and in all are limited", "[hub]") {
   CHECK_THAT(full["message"].get<std::string>(), Contains("its limit"));
   CHECK(h.hub->stats().games == 3);
 }
+
+TEST_CASE("hub: resigning ends the game for the other side; its record says so", "[hub]") {
+  TempDir dir;
+  HubHarness h(dir.path.string());
+  h.open(1);
+  h.open(2);
+  const std::string id = h.create(1, {{"size", 5}, {"mode", "online"}, {"name", "Ann"}});
+  h.say(2, Json{{"type", "join"}, {"id", id}, {"player", kBob}, {"name", "Bob"}});
+  h.move(1, id, "c3", 0);
+  // Bob (White) resigns although it is his turn or not: a seat may resign any time.
+  const Json s = h.say(2, Json{{"type", "resign"}, {"id", id}}).back();
+  INFO(s.dump());
+  CHECK(s["winner"] == "black");
+  CHECK(s["reason"] == "resign");
+  CHECK(s["legal"].empty());
+  CHECK(names(s["events"]) == std::vector<std::string>{"White resigns"});
+  CHECK(h.last(1, "state")["winner"] == "black");
+  CHECK_THAT(h.say(1, Json{{"type", "resign"}, {"id", id}}).back()["message"].get<std::string>(),
+             Contains("over"));
+  CHECK_THAT(h.hub->record(id).value(), Contains("Result: Black wins by resign\n"));
+  // Nobody views it any more: it leaves memory, and the store still has it.
+  h.hub->close(1);
+  h.say(2, Json{{"type", "leave"}, {"id", id}});
+  CHECK_THAT(h.hub->record(id).value(), Contains("c3\n"));
+  h.open(3);
+  const Json again = h.say(3, Json{{"type", "join"}, {"id", id}, {"player", kBob}}).back();
+  CHECK(again["winner"] == "black");
+  CHECK(again["reason"] == "resign");
+  CHECK(again["you"] == "second");
+}
+
+TEST_CASE("hub: a game's engine time is capped by max_engine_seconds", "[hub]") {
+  TempDir dir;
+  konobi::HubOptions o;
+  o.max_engine_seconds = 1.5;
+  HubHarness h(dir.path.string(), o);
+  h.open(1);
+  h.create(1, {{"size", 5}, {"mode", "engine"}, {"engine_seconds", 3600}});
+  CHECK(h.last(1, "state")["engine"]["seconds"] == 1.5);
+}

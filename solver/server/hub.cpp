@@ -111,7 +111,11 @@ struct Hub::Impl {
   std::mt19937_64 rng{std::random_device{}()};
 
   // The engines: jobs run on at most options.max_engines threads, off mu.
-  std::deque<std::function<void()>> jobs;
+  // A job thinks off the lock and returns what to do with its answer,
+  // which the worker runs under the lock (the finish adds the messages to
+  // send); a job is counted as running until its finish is done.
+  using Finish = std::function<void(Outbox&)>;
+  std::deque<std::function<Finish()>> jobs;
   std::condition_variable jobs_cv;
   std::vector<std::thread> workers;
   int running = 0;
@@ -122,6 +126,9 @@ struct Hub::Impl {
       : options(o), send(std::move(s)), store(o.data_dir), knowledge(o.results_dir) {
     std::lock_guard lock(mu);
     for (const StoredGame& g : store.unfinished()) load_room(g);
+    // Engines only once every game is in: a bad game above throws before
+    // any worker thread exists.
+    for (auto& [id, r] : rooms) schedule_engine(r);
   }
 
   // ---- sending ----------------------------------------------------------
@@ -144,16 +151,19 @@ struct Hub::Impl {
     r.engine_seconds = g.engine_seconds;
     r.created = g.created;
     r.finished = g.finished;
-    r.game = PlayedGame::make(spec_of(g.game, g.size, g.ko, g.edges));
     for (int s = 0; s < 2; ++s) r.seats[s] = {g.seats[s].player, g.seats[s].name, g.seats[s].engine};
-    for (const std::string& m : g.moves) r.game->play(parse_move(g.size, m));
+    try {
+      r.game = PlayedGame::make(spec_of(g.game, g.size, g.ko, g.edges));
+      for (const std::string& m : g.moves) r.game->play(parse_move(g.size, m));
+    } catch (const std::exception& e) {  // ParseError, RuleError: the file was changed behind our back
+      throw std::runtime_error(store.path() + ": game " + g.id + " does not replay (" + e.what() +
+                               "): the store is damaged");
+    }
     if (g.over()) {
       r.reason = g.reason;
       if (g.reason == "resign") r.resigned = g.winner == "black" ? White : Black;
     }
-    Room& placed = rooms[g.id] = std::move(r);
-    schedule_engine(placed);
-    return placed;
+    return rooms[g.id] = std::move(r);
   }
 
   // The room of a message's id that connection c has joined.
@@ -204,7 +214,9 @@ struct Hub::Impl {
     }
     j["you"] = nullptr;
     if (r.mode == "engine")
-      j["engine"] = {{"thinking", bool(r.thinking)}, {"said", r.said.empty() ? Json(nullptr) : Json(r.said)}};
+      j["engine"] = {{"thinking", bool(r.thinking)},
+                     {"said", r.said.empty() ? Json(nullptr) : Json(r.said)},
+                     {"seconds", json_number(r.engine_seconds)}};
     else j["engine"] = nullptr;
     return j;
   }
@@ -291,17 +303,24 @@ struct Hub::Impl {
     for (;;) {
       jobs_cv.wait(lock, [&] { return stopping || !jobs.empty(); });
       if (stopping) return;
-      std::function<void()> job = std::move(jobs.front());
+      std::function<Finish()> job = std::move(jobs.front());
       jobs.pop_front();
       ++running;
       lock.unlock();
-      job();  // runs off the lock, takes it again to apply its answer
+      Finish finish = job();  // the search, off the lock (jobs catch their own errors)
       lock.lock();
+      Outbox out;
+      if (finish && !stopping) finish(out);
       --running;
+      if (!out.empty()) {
+        deliver(lock, out);
+        lock.lock();
+      }
     }
   }
 
-  void enqueue(std::function<void()> job) {
+  void enqueue(std::function<Finish()> job) {
+    if (stopping) return;  // the hub is closing: its workers are being joined
     start_workers();
     jobs.push_back(std::move(job));
     jobs_cv.notify_one();
@@ -322,11 +341,25 @@ struct Hub::Impl {
     enqueue([this, rec, limits, flag, id, ply] {
       EngineChoice choice;
       std::string failed;
+      // Not cancelled on the empty board: engine_move dereferences a null
+      // pointer there when stopped before its first playout (engine.cpp's
+      // opening choice; reported). Its answer is still dropped, and the
+      // search ends within the game's engine time.
+      const std::atomic<bool>* cancel = rec.moves.empty() ? nullptr : flag.get();
       try {
-        choice = engine_move(rec, limits, flag.get());
+        choice = engine_move(rec, limits, cancel);
       } catch (const std::exception& e) { failed = e.what(); }
-      Outbox out;
-      std::unique_lock lock(mu);
+      return [this, choice, failed, flag, id, ply](Outbox& out) {
+        finish_engine(choice, failed, flag, id, ply, out);
+      };
+    });
+  }
+
+  // The engine's answer, under the lock.
+  void finish_engine(const EngineChoice& choice, std::string failed,
+                     const std::shared_ptr<std::atomic<bool>>& flag, const std::string& id, size_t ply,
+                     Outbox& out) {
+    {
       const auto it = rooms.find(id);
       // An undo, a resignation or the hub closing took the question back.
       if (it == rooms.end() || it->second.thinking != flag) return;
@@ -347,8 +380,7 @@ struct Hub::Impl {
         r.said.clear();
       }
       broadcast(r, out);
-      deliver(lock, out);
-    });
+    }
   }
 
   void cancel_engine(Room& r) {
@@ -436,12 +468,20 @@ struct Hub::Impl {
     broadcast(r, out, c, m.req);
   }
 
+  // A finished game nobody views leaves memory; the store keeps it (join
+  // and record read it back).
+  void forget_if_idle(const std::string& id) {
+    const auto it = rooms.find(id);
+    if (it != rooms.end() && it->second.over() && it->second.viewers.empty()) rooms.erase(it);
+  }
+
   void on_leave(ConnectionId c, const ClientMessage& m, Outbox& out) {
     Room& r = joined_room(c, m.id);
     r.viewers.erase(c);
     connections[c].erase(r.id);
     r.events.clear();
     broadcast(r, out);
+    forget_if_idle(m.id);
     Json ok = {{"type", "left"}};
     if (m.req) ok["req"] = *m.req;
     ok["id"] = m.id;
@@ -493,8 +533,8 @@ struct Hub::Impl {
       found = moves[k] != kPass && (engine < 0 || seat_at[k] != engine);
     }
     if (!found) throw Refusal("there is no move of yours to take back");
-    cancel_engine(r);
     store.truncate(r.id, k);
+    cancel_engine(r);
     r.game->truncate(k);
     r.events = {"took back " + std::to_string(moves.size() - k) +
                 (moves.size() - k == 1 ? " move" : " moves")};
@@ -547,13 +587,11 @@ struct Hub::Impl {
     out.emplace_back(c, json_text(j, false));
   }
 
-  // A reply made off the lock by a job: sent to c if it is still open.
-  void reply_later(ConnectionId c, const Json& j) {
-    Outbox out;
-    std::unique_lock lock(mu);
-    if (!connections.count(c)) return;
-    out.emplace_back(c, json_text(j, false));
-    deliver(lock, out);
+  // A job's reply to connection c, sent if c is still open.
+  Finish reply_to(ConnectionId c, const Json& j) {
+    return [this, c, text = json_text(j, false)](Outbox& out) {
+      if (connections.count(c)) out.emplace_back(c, text);
+    };
   }
 
   // The value of each legal move, by the solver (engine.h's analyze_moves)
@@ -601,7 +639,7 @@ struct Hub::Impl {
         if (req) j["req"] = *req;
         j["message"] = std::string("analysis failed: ") + e.what();
       }
-      reply_later(c, j);
+      return reply_to(c, j);
     });
   }
 
@@ -645,7 +683,7 @@ struct Hub::Impl {
         if (req) j["req"] = *req;
         j["message"] = e.what();
       }
-      reply_later(c, j);
+      return reply_to(c, j);
     });
   }
 
@@ -712,18 +750,19 @@ struct Hub::Impl {
 
   void receive(ConnectionId c, std::string_view text) {
     Outbox out;
+    // Read and checked before the lock is taken: a bad message costs the
+    // other connections nothing.
+    std::optional<ClientMessage> m;
+    try {
+      m = parse_message(text);
+    } catch (const MessageError& e) { out.emplace_back(c, error_text(e.req, e.what())); }
     std::unique_lock lock(mu);
     if (!connections.count(c)) return;  // closed, or never opened
-    std::optional<long long> req;
-    try {
-      const ClientMessage m = parse_message(text);
-      req = m.req;
-      dispatch(c, m, out);
-    } catch (const MessageError& e) {
-      out.assign(1, {c, error_text(e.req, e.what())});
-    } catch (const std::exception& e) {  // Refusal, ParseError, RuleError, the store's runtime_error
-      out.assign(1, {c, error_text(req, e.what())});
-    }
+    if (m) try {
+        dispatch(c, *m, out);
+      } catch (const std::exception& e) {  // Refusal, ParseError, RuleError, the store's runtime_error
+        out.assign(1, {c, error_text(m->req, e.what())});
+      }
     deliver(lock, out);
   }
 
@@ -737,6 +776,7 @@ struct Hub::Impl {
         r->second.viewers.erase(c);
         r->second.events.clear();
         broadcast(r->second, out);
+        forget_if_idle(id);
       }
     connections.erase(it);
     deliver(lock, out);
