@@ -1,4 +1,4 @@
-"""A reload rejoins the same game in the same seat (the player token kept in
+"""A link to no game is refused. A reload rejoins the same game in the same seat (the player token kept in
 localStorage, the game id in the URL), and so does the second player after
 reopening the link; the game goes on."""
 
@@ -10,7 +10,10 @@ def test(binary, data_dir):
     first, second = browser(), browser()
     try:
         ann, bob = Page(first), Page(second)
-        ann.open(server.url)
+        # A link to no game says so and leaves the page ready for a new one.
+        ann.open(server.url + "?game=nosuchgame0")
+        ann.wait(lambda: ann.text("status").startswith("Could not join game nosuchgame0"), "the bad link is refused")
+        assert "game=" not in first.current_url, first.current_url
         game = ann.new_game(size=5, mode="online", name="Ann")
         bob.open(ann.by_id("share-link").get_attribute("value"))
         bob.wait(lambda: any(p.startswith("White") and "you" in p for p in bob.players()), "Bob holds White")

@@ -78,6 +78,8 @@ function setStatus(text, over = false) {
 }
 
 function showState(state) {
+  // A new game closes the new-game form; later states leave it as the person set it.
+  const newGame = !view.state || view.state.id !== state.id;
   const fresh = view.update(state);
   if (fresh) {
     highlight = null;
@@ -96,7 +98,7 @@ function showState(state) {
     setStatus(view.summary(), view.over());
   }
   $("game-info").hidden = false;
-  $("new-game").open = false;
+  if (newGame) $("new-game").open = false;
   ui.renderPlayers(view);
   ui.renderMoves(view);
   ui.renderPie(view, pieDismissed);
@@ -162,6 +164,7 @@ function setGame(id) {
   if (!id || (view.state && view.state.id !== id)) {
     view.state = null;
     ui.clearEvents();
+    if (!id) $("game-info").hidden = true;
   }
   pieDismissed = null;
   analysis.reply = null;
