@@ -28,7 +28,7 @@ const puzzles = new PuzzleMode(conn, board, {
   size: $("pz-size"), load: $("pz-load"), list: $("pz-list"), status: $("pz-status"),
   retry: $("pz-retry"), next: $("pz-next"),
 }, () => draw());
-new KnowledgePanel(conn, {
+const knowledge = new KnowledgePanel(conn, {
   game: $("kn-game"), size: $("kn-size"), show: $("kn-show"), board: $("kn-board"), facts: $("kn-facts"),
 });
 
@@ -393,7 +393,15 @@ function showTab(name) {
 }
 $("tab-play").addEventListener("click", () => showTab("play"));
 $("tab-puzzles").addEventListener("click", () => showTab("puzzles"));
-$("tab-knowledge").addEventListener("click", () => showTab("knowledge"));
+$("tab-knowledge").addEventListener("click", () => {
+  showTab("knowledge");
+  // The board of the game on the screen, when the panel shows nothing yet.
+  if (view.state && !$("kn-facts").textContent) {
+    $("kn-game").value = view.state.game;
+    $("kn-size").value = String(view.state.size);
+    knowledge.show();
+  }
+});
 $("pz-load").addEventListener("click", () => showTab("puzzles"), { capture: false });
 
 draw();
