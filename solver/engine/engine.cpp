@@ -43,8 +43,8 @@ ProofBudget proof_budget(const EngineLimits& limits, int empty_points, const std
   b.table_mb = limits.table_mb;
   b.cancel = cancel;
   if (limits.playouts > 0) {
-    b.dfpn_nodes = uint64_t(std::max(20000L, limits.playouts * 20));
-    b.ab_nodes = 200000;
+    b.dfpn_nodes = uint64_t(std::max(2000L, std::min(limits.playouts, 100000000L) * 200));
+    b.ab_nodes = b.dfpn_nodes;
   } else {
     b.seconds = limits.seconds * (empty_points <= 30 ? 0.6 : 0.25);
   }
