@@ -93,6 +93,7 @@ CREATE TABLE games (
   engine_seconds REAL NOT NULL,
   creator TEXT NOT NULL,
   created REAL NOT NULL,
+  start TEXT NOT NULL DEFAULT '',
   winner TEXT NOT NULL DEFAULT '',
   reason TEXT NOT NULL DEFAULT '',
   finished REAL NOT NULL DEFAULT 0
@@ -184,8 +185,8 @@ void GameStore::create(const StoredGame& g) {
   std::lock_guard lock(mutex_);
   Transaction tx(db_);
   Statement(db_,
-            "INSERT INTO games(id, game, size, ko, edges, mode, engine_seconds, creator, created) "
-            "VALUES(?,?,?,?,?,?,?,?,?)")
+            "INSERT INTO games(id, game, size, ko, edges, mode, engine_seconds, creator, created, start) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?)")
       .bind(1, g.id)
       .bind(2, g.game)
       .bind(3, (long long)g.size)
@@ -195,6 +196,7 @@ void GameStore::create(const StoredGame& g) {
       .bind(7, g.engine_seconds)
       .bind(8, g.creator)
       .bind(9, g.created)
+      .bind(10, g.start)
       .run();
   for (int s = 0; s < 2; ++s)
     Statement(db_, "INSERT INTO seats(game_id, seat, player, name, engine) VALUES(?,?,?,?,?)")
@@ -260,7 +262,8 @@ StoredGame GameStore::read_game(const std::string& id) const {
   StoredGame g;
   Statement q(
       db_,
-      "SELECT id, game, size, ko, edges, mode, engine_seconds, creator, created, winner, reason, finished "
+      "SELECT id, game, size, ko, edges, mode, engine_seconds, creator, created, winner, reason, finished, "
+      "start "
       "FROM games WHERE id = ?");
   q.bind(1, id);
   if (!q.step()) throw std::runtime_error("game store: no game " + id);
@@ -276,6 +279,7 @@ StoredGame GameStore::read_game(const std::string& id) const {
   g.winner = q.text(9);
   g.reason = q.text(10);
   g.finished = q.real(11);
+  g.start = q.text(12);
   Statement s(db_, "SELECT seat, player, name, engine FROM seats WHERE game_id = ? ORDER BY seat");
   s.bind(1, id);
   while (s.step()) {

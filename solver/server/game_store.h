@@ -35,6 +35,7 @@ struct StoredGame {
   double engine_seconds = 0;
   std::string creator;  // the token that created it (limits per player)
   double created = 0;   // Unix time
+  std::string start;    // the start position (docs/NOTATION.md), "" for the empty board
   StoredSeat seats[2];
   std::vector<std::string> moves;  // as docs/NOTATION.md names them
   std::vector<double> move_times;  // Unix time of each

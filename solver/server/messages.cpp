@@ -38,7 +38,7 @@ struct FieldSpec {
 
 // clang-format off
 const FieldSpec kSpecs[] = {
-  {"create",      {"game", "size", "mode", "player"}, {"name", "seat", "ko", "edges", "engine_seconds"}},
+  {"create",      {"game", "size", "mode", "player"}, {"name", "seat", "ko", "edges", "engine_seconds", "position"}},
   {"join",        {"id", "player"},                   {"name"}},
   {"leave",       {"id"},                             {}},
   {"move",        {"id", "move", "ply"},              {}},
@@ -116,6 +116,8 @@ ClientMessage parse_message(std::string_view text) {
     if (root.has("ko")) m.ko = root["ko"].one_of({"superko", "simple"});
     if (root.has("edges")) m.edges = root["edges"].one_of({"either", "own"});
     if (root.has("engine_seconds")) m.engine_seconds = root["engine_seconds"].number(0.01, 3600);
+    // 19x19 with row separators and the side to move: 380 characters.
+    if (root.has("position")) m.position = short_string(root["position"], 400);
     if (root.has("move")) m.move = short_string(root["move"], 8);
     if (root.has("ply")) m.ply = root["ply"].integer(0, 100000);
     if (root.has("index")) m.index = int(root["index"].integer(0, 100000));

@@ -38,6 +38,7 @@ struct ClientMessage {
   std::string ko = "superko";    // Gonnect
   std::string edges = "either";  // Gonnect
   double engine_seconds = 0;     // 0: the hub's default
+  std::string position;          // create: a start position (docs/NOTATION.md), "" for the empty board
   // move
   std::string move;
   long long ply = 0;

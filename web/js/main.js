@@ -289,7 +289,9 @@ async function refreshAnalysis() {
 }
 
 $("copy-record").addEventListener("click", async () => {
-  const record = (view.state.moves || []).join(" ");
+  // A game set up from a position has no record from the empty board: its
+  // current position string is what pastes back into the same game.
+  const record = view.state.start ? view.state.position : (view.state.moves || []).join(" ");
   $("record-text").value = record;
   const ok = await ui.copyText(record, null);
   setDetail(ok ? `Record copied: ${record || "(no moves)"}` : `The record: ${record || "(no moves)"}`);
