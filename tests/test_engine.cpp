@@ -422,3 +422,19 @@ TEST_CASE("konobi gtp through the program: bad options and bad input", "[engine]
   for (size_t i = 0; (i = r.out.find("\n?", i)) != std::string::npos; ++i) ++questions;
   CHECK(questions >= 4);
 }
+
+TEST_CASE("konobi play with the engine: whole games on 9x9, Konobi and Gonnect", "[engine][cli]") {
+  for (const char* game : {"konobi", "gonnect"}) {
+    INFO(game);
+    const auto r = konobi_test::run_konobi({"play", "--game", game, "--size", "9", "--black", "engine",
+                                            "--white", "random", "--think", "0.01", "--seed", "4"});
+    CHECK(r.exited);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("(engine) plays") != std::string::npos);
+    CHECK(r.out.find(" wins") != std::string::npos);
+    CHECK(r.out.find("Record: ") != std::string::npos);
+  }
+  const auto bad = konobi_test::run_konobi({"play", "--size", "9", "--vs", "engines"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("'engine'") != std::string::npos);
+}

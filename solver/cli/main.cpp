@@ -23,7 +23,7 @@ struct Command {
 const Command kCommands[] = {
     {"show", "draw a position or game record: whose turn, legal points and why others are not", cmd_show},
     {"perft", "count move sequences from the empty board (move-generator check and speed)", cmd_perft},
-    {"play", "play a console game: people, the random mover or the solver", cmd_play},
+    {"play", "play a console game: people, the random mover, the solver or the engine", cmd_play},
     {"analyze", "value of a position and of every move, with remoteness and a principal variation",
      cmd_analyze},
     {"bench", "fixed solves and a perft: node-count fingerprint and speed", cmd_bench},

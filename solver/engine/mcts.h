@@ -35,6 +35,9 @@ struct MctsSettings {
   float prior_visits = 12;  // weight of the evaluation's prior, in playouts
   int expand_at = 2;        // a leaf gets children once it has had this many playouts
   size_t max_nodes = 1 << 21;
+  // > 0: a playout stops after this many moves and is judged by the
+  // connection distance (0: played to the end, or to the length bound).
+  int cutoff = 0;
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -250,7 +253,8 @@ class Mcts {
   // Plays s out; the winner.
   Color playout(State& s) {
     int passes = 0;
-    for (int step = 0; step < max_playout_; ++step) {
+    const int length = set_.cutoff > 0 ? std::min(set_.cutoff, max_playout_) : max_playout_;
+    for (int step = 0; step < length; ++step) {
       const Color c = Rules::board(s).to_move;
       const Bitboard<W> legal = Rules::placements(s);
       if (legal.none()) {
