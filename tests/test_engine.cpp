@@ -253,6 +253,15 @@ TEST_CASE("engine stops when cancelled", "[engine]") {
     r.moves.push_back(c.move);
     CHECK_NOTHROW(with_game(r, [](const auto&) {}));
   }
+  // The first stone of a game, stopped before any playout (it once read a
+  // null pointer there): still a legal placement.
+  for (const GameSpec& spec : {konobi_spec(5), konobi_spec(9), gonnect_spec(9)}) {
+    GameRecord r{spec, "", {}};
+    const EngineChoice c = engine_move(r, l, &cancel);
+    CHECK(c.move >= 0);
+    r.moves.push_back(c.move);
+    CHECK_NOTHROW(with_game(r, [](const auto&) {}));
+  }
   GameRecord r{konobi_spec(6), "", {14}};
   CHECK(analyze_moves(r, l, &cancel).size() > 0);
   CHECK(winning_line(r, l, &cancel).empty());

@@ -104,6 +104,8 @@ EngineChoice decide(const Game<Rules, W>& game, const typename Rules::Variant& v
   if (opening && !r.children.empty()) {
     // Under the pie rule the first stone should leave the game as even as
     // possible: the well-explored move whose value is nearest 50%.
+    // A search stopped before its first playout has explored nothing: then
+    // the tree's best move below, from the evaluation's priors.
     int most = 0;
     for (const MctsChild& c : r.children) most = std::max(most, c.visits);
     const MctsChild* pick = nullptr;
@@ -111,8 +113,9 @@ EngineChoice decide(const Game<Rules, W>& game, const typename Rules::Variant& v
       if (c.visits >= std::max(1, most / 10) &&
           (!pick || std::abs(c.value - 0.5) < std::abs(pick->value - 0.5)))
         pick = &c;
-    return {pick->move, EngineChoice::Unproven, -1,
-            "opening for the pie rule: " + figures + ", " + percent(pick->value) + " wins after it"};
+    if (pick)
+      return {pick->move, EngineChoice::Unproven, -1,
+              "opening for the pie rule: " + figures + ", " + percent(pick->value) + " wins after it"};
   }
   if (pie && (r.proven == -1 || (r.proven == 0 && r.value < 0.5)))
     return {kSwap, r.proven == -1 ? EngineChoice::ProvenWin : EngineChoice::Unproven, -1,

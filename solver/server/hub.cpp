@@ -346,13 +346,8 @@ struct Hub::Impl {
     enqueue([this, rec, limits, flag, id, ply] {
       EngineChoice choice;
       std::string failed;
-      // Not cancelled on the empty board: engine_move dereferences a null
-      // pointer there when stopped before its first playout (engine.cpp's
-      // opening choice; reported). Its answer is still dropped, and the
-      // search ends within the game's engine time.
-      const std::atomic<bool>* cancel = rec.moves.empty() ? nullptr : flag.get();
       try {
-        choice = engine_move(rec, limits, cancel);
+        choice = engine_move(rec, limits, flag.get());
       } catch (const std::exception& e) { failed = e.what(); }
       return [this, choice, failed, flag, id, ply](Outbox& out) {
         finish_engine(choice, failed, flag, id, ply, out);
