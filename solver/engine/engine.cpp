@@ -146,13 +146,33 @@ std::vector<MoveAnalysis> analyze(const Game<Rules, W>& game, const typename Rul
       if (limits.playouts <= 0) b.seconds = limits.seconds;
       Prover<Rules> prover(b);
       StopRelay relay(b.seconds, cancel, prover.stop_flag());
+      // Every value first (df-pn is quick to a verdict), then the
+      // remoteness of each with what is left of the time: exact alpha-beta
+      // on one table shared by the moves, so that their common lines are
+      // searched once. A node limit per move (reproducible in playout
+      // mode) keeps one hard move from taking the time of all the others;
+      // early in a game the exact remoteness is out of reach (minutes on
+      // 5x5 at ply 3, as `konobi analyze --remoteness` shows) and stays
+      // unknown.
       for (MoveAnalysis& a : out) {
         if (a.value != 0) continue;
         try {
-          const auto [value, remoteness] = prover.prove_move(s, a.move, true);
-          a.value = value;
-          a.remoteness = remoteness;
+          a.value = prover.prove_move(s, a.move, false).first;
         } catch (const DrawFound&) {}
+      }
+      AlphaBeta<1, typename Prover<Rules>::Search> ab(20, &prover.stop_flag());
+      for (MoveAnalysis& a : out) {
+        if (a.value == 0 || a.remoteness >= 0) continue;
+        auto q = s;
+        board_of(q).swap_available = false;  // as prove_move sees it
+        if (a.move == kPass) Rules::pass(q);
+        else Rules::play(q, a.move);
+        ab.set_node_limit(ab.nodes() + (limits.playouts > 0 ? b.ab_nodes : 5 * b.ab_nodes));
+        try {
+          a.remoteness = remoteness_of(ab.score(q)) + 1;
+        } catch (const SearchStopped&) {
+          if (prover.stop_flag()) break;  // the time is up
+        }
       }
     }
   }
