@@ -1,6 +1,8 @@
 """Copy and paste of a game record: a pasted record starts a local game that
 the server replays move by move; Copy record gives the same record back; a
-record with an illegal move stops there with the server's reason."""
+record with an illegal move stops there with the server's reason; a pasted
+position string starts a game from that position, and Copy record of such a
+game gives its current position."""
 
 from harness import Page, Server, browser, run
 
@@ -31,6 +33,14 @@ def test(binary, data_dir):
         page.wait(lambda: page.text("detail").startswith("Move 3 (b2)"), "the illegal move is named")
         assert "weak" in page.text("detail"), page.text("detail")
         assert page.moves() == ["c3", "d4"], page.moves()
+
+        paste(page, ".../.B./... w")
+        page.wait(lambda: page.state_of("b2") == "black" and page.moves() == [], "the position is set up")
+        page.click_point("a1")
+        page.wait(lambda: page.moves() == ["a1"], "a move is played from the position")
+        assert page.state_of("a1") == "white"
+        page.by_id("copy-record").click()
+        page.wait(lambda: ".../.B./W.. b" in page.text("detail"), "the position is copied")
         page.check_console()
     finally:
         driver.quit()
