@@ -18,3 +18,4 @@ if [[ " $* " != *" --out "* && " $* " != *" --out="* && " $* " != *" -o "* ]]; t
   [[ " $* " == *" --resume "* || " $* " == *" --overwrite "* ]] || out+=(--overwrite)
 fi
 build/solver/konobi solve --size "$size" "${out[@]}" "$@"
+echo "Next: build/solver/konobi serve, then open http://127.0.0.1:8080/ to play on the board (README: Play in the browser)." >&2
