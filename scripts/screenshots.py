@@ -59,7 +59,7 @@ def main():
 
             # The analysis view of a 5x5 position.
             page.new_game(size=5, mode="local")
-            play(page, ["b3", "c3", "b2"])
+            play(page, ["b3", "c3", "b2", "c2", "d4", "d2"])
             page.by_id("analyze").click()
             page.wait(lambda: driver.find_elements("css selector", "#board .valued"), "the analysis arrives", 60)
             time.sleep(0.3)
