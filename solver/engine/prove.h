@@ -7,10 +7,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -18,45 +14,9 @@
 #include "solver/search/alphabeta.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/search/pv.h"
+#include "solver/search/stop_relay.h"
 
 namespace konobi {
-
-// Raises `flag` once `seconds` have passed (unless seconds <= 0) or `cancel`
-// is raised, until destroyed.
-class StopRelay {
- public:
-  StopRelay(double seconds, const std::atomic<bool>* cancel, std::atomic<bool>& flag) : flag_(flag) {
-    flag_ = false;
-    thread_ = std::thread([this, seconds, cancel] {
-      const auto t0 = std::chrono::steady_clock::now();
-      std::unique_lock lock(mu_);
-      while (!done_) {
-        if ((cancel && cancel->load()) ||
-            (seconds > 0 &&
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds)) {
-          flag_ = true;
-          break;
-        }
-        cv_.wait_for(lock, std::chrono::milliseconds(2));
-      }
-    });
-  }
-  ~StopRelay() {
-    {
-      std::lock_guard lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::atomic<bool>& flag_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 template <class Rules>
 using SearchOf = std::conditional_t<std::is_same_v<Rules, GonnectRules>, GonnectSearch, KonobiSearch>;

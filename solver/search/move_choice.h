@@ -5,15 +5,12 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <type_traits>
 
 #include "eval.h"
 #include "parallel_dfpn.h"
+#include "stop_relay.h"
 
 namespace konobi {
 
@@ -35,7 +32,7 @@ class SolverPlayer {
   // Unproven in time, it keeps White.
   bool should_swap(State pos) {
     board(pos).swap_available = false;
-    Deadline d(budget_, stop_);
+    StopRelay d(budget_, nullptr, stop_);
     try {
       return !solve_game_position<Game, W>(pos, tt_, opt_, threads_, &stop_).mover_wins;
     } catch (const SearchStopped&) { return false; }
@@ -47,7 +44,7 @@ class SolverPlayer {
     const NodeMoves<W> nm = Game::moves(pos);
     if (nm.kind == NodeKind::WinNow) return {nm.win, MoveChoice::ProvenWin};
     const Bitboard<W> candidates = nm.kind == NodeKind::LoseNow ? Game::Rules::placements(pos) : nm.moves;
-    Deadline d(budget_, stop_);
+    StopRelay d(budget_, nullptr, stop_);
     try {
       if (nm.kind != NodeKind::LoseNow) {
         Move found = -1;
@@ -86,34 +83,6 @@ class SolverPlayer {
   }
 
  private:
-  // Raises `flag` after `seconds` unless destroyed first.
-  class Deadline {
-   public:
-    Deadline(double seconds, std::atomic<bool>& flag) : flag_(flag) {
-      flag_ = false;
-      thread_ = std::thread([this, seconds] {
-        std::unique_lock lock(mu_);
-        if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
-          flag_ = true;
-      });
-    }
-    ~Deadline() {
-      {
-        std::lock_guard lock(mu_);
-        done_ = true;
-      }
-      cv_.notify_all();
-      thread_.join();
-    }
-
-   private:
-    std::atomic<bool>& flag_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    bool done_ = false;
-    std::thread thread_;
-  };
-
   static Position<W>& board(State& s) {
     if constexpr (std::is_same_v<State, Position<W>>) return s;
     else return s.pos;
