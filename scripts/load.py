@@ -144,37 +144,41 @@ async def verify(ws_url, http_url, stats):
     """Joins every game as a watcher and compares the server's moves with
     the acknowledged ones; fetches the records of the finished games."""
     lost, checked, records, finished = [], 0, 0, 0
-    async with websockets.connect(ws_url, max_size=1 << 22, ping_interval=None) as w:
-        for game_id, acked in stats.games:
-            await w.send(json.dumps({"type": "join", "id": game_id, "player": token("watcher", 0)}))
-            while True:
-                m = json.loads(await w.recv())
-                if m["type"] == "error":
-                    raise RuntimeError(f"join {game_id}: {m['message']}")
-                if m["type"] == "state" and m["id"] == game_id:
-                    break
-            await w.send(json.dumps({"type": "leave", "id": game_id}))
-            moves = m["moves"]
-            checked += 1
-            if m["ply"] != len(moves):
-                lost.append(f"{game_id}: ply {m['ply']} but {len(moves)} moves")
-            for ply, move in acked.items():
-                if ply >= len(moves) or moves[ply] != move:
-                    lost.append(f"{game_id}: acknowledged {move} at ply {ply} is not in the game")
-            for ply, move in enumerate(moves):
-                if ply not in acked and move != "pass":
-                    lost.append(f"{game_id}: {move} at ply {ply} was never acknowledged to a client")
-            if m["winner"] is not None:
-                finished += 1
-                try:
-                    with urllib.request.urlopen(f"{http_url}records/{game_id}.txt", timeout=10) as r:
-                        text = r.read().decode()
-                except urllib.error.URLError as e:
-                    lost.append(f"{game_id}: no record ({e})")
-                    continue
-                records += 1
-                if text.rstrip("\n").split("\n")[-1].split() != moves:
-                    lost.append(f"{game_id}: the record's moves differ from the game's")
+    # The server's rate limit holds for the watcher too: a fresh connection
+    # per 200 games (400 messages) stays within its burst.
+    games = list(stats.games)
+    for first in range(0, len(games), 200):
+        async with websockets.connect(ws_url, max_size=1 << 22, ping_interval=None) as w:
+            for game_id, acked in games[first:first + 200]:
+                await w.send(json.dumps({"type": "join", "id": game_id, "player": token("watcher", 0)}))
+                while True:
+                    m = json.loads(await w.recv())
+                    if m["type"] == "error":
+                        raise RuntimeError(f"join {game_id}: {m['message']}")
+                    if m["type"] == "state" and m["id"] == game_id:
+                        break
+                await w.send(json.dumps({"type": "leave", "id": game_id}))
+                moves = m["moves"]
+                checked += 1
+                if m["ply"] != len(moves):
+                    lost.append(f"{game_id}: ply {m['ply']} but {len(moves)} moves")
+                for ply, move in acked.items():
+                    if ply >= len(moves) or moves[ply] != move:
+                        lost.append(f"{game_id}: acknowledged {move} at ply {ply} is not in the game")
+                for ply, move in enumerate(moves):
+                    if ply not in acked and move != "pass":
+                        lost.append(f"{game_id}: {move} at ply {ply} was never acknowledged to a client")
+                if m["winner"] is not None:
+                    finished += 1
+                    try:
+                        with urllib.request.urlopen(f"{http_url}records/{game_id}.txt", timeout=10) as r:
+                            text = r.read().decode()
+                    except urllib.error.URLError as e:
+                        lost.append(f"{game_id}: no record ({e})")
+                        continue
+                    records += 1
+                    if text.rstrip("\n").split("\n")[-1].split() != moves:
+                        lost.append(f"{game_id}: the record's moves differ from the game's")
     return lost, checked, records, finished
 
 
