@@ -66,3 +66,24 @@ TEST_CASE("hub: a bad or finished start position is refused and nothing is made"
   CHECK(h.hub->stats().games == 0);
   CHECK(h.last(1, "state") == nullptr);
 }
+
+TEST_CASE("hub: undo in an engine game set up from a position goes back to the human's turn",
+          "[hub][engine]") {
+  TempDir dir;
+  HubHarness h(dir.path.string());
+  h.open(1);
+  // White to move: the engine (second seat, White) moves first.
+  const std::string id = h.create(
+      1, {{"size", 4}, {"mode", "engine"}, {"engine_seconds", 0.2}, {"position", "..../..../.B../.... w"}});
+  REQUIRE(h.wait_for(1, [](const Json& j) { return j["type"] == "state" && j["ply"] == 1; }));
+  const Json mine = h.last(1, "state");
+  REQUIRE(mine["to_move"] == "black");
+  h.move(1, id, mine["legal"][0].get<std::string>(), 1);
+  REQUIRE(h.wait_for(1, [](const Json& j) { return j["type"] == "state" && j["ply"] == 3; }));
+  // Back to before the human's move: the engine's first move stays.
+  const Json u = h.say(1, Json{{"type", "undo"}, {"id", id}}).back();
+  INFO(u.dump());
+  CHECK(u["ply"] == 1);
+  CHECK(u["to_move"] == "black");
+  CHECK(u["engine"]["thinking"] == false);
+}

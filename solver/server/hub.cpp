@@ -524,7 +524,7 @@ struct Hub::Impl {
     if (r.resigned >= 0) throw Refusal("the game was resigned");
     // Which seat was to move before each move, by replaying the record.
     const std::vector<Move> moves = r.game->moves();
-    std::unique_ptr<PlayedGame> replay = PlayedGame::make(r.game->spec());
+    std::unique_ptr<PlayedGame> replay = PlayedGame::from_position(r.game->spec(), r.start, {});
     std::vector<int> seat_at;
     for (Move mv : moves) {
       seat_at.push_back(int(replay->to_move()) ^ int(replay->swapped()));
