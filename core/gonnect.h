@@ -354,6 +354,10 @@ struct GonnectRules {
     return gonnect_has_winning_chain(s.pos, c, s.variant.edges);
   }
   template <int W>
+  static Bitboard<W> winning_chain(const State<W>& s, Color c) {
+    return gonnect_winning_chain(s.pos, c, s.variant.edges);
+  }
+  template <int W>
   static std::string explain_illegal(const State<W>& s, int p) {
     return gonnect_explain_illegal(s, p);
   }

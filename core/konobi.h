@@ -204,6 +204,10 @@ struct KonobiRules {
     return konobi::has_winning_chain(s, c);
   }
   template <int W>
+  static Bitboard<W> winning_chain(const State<W>& s, Color c) {
+    return konobi::winning_chain(s, c);
+  }
+  template <int W>
   static std::string explain_illegal(const State<W>& s, int p) {
     return konobi::explain_illegal(s, p);
   }

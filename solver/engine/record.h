@@ -36,9 +36,8 @@ Game<Rules, W> replay(const GameRecord& record, const typename Rules::Variant& v
   if (!record.start.empty()) {
     const PositionText t = parse_position(record.start);
     if (t.n != record.spec.size)
-      throw ParseError("the start position is " + std::to_string(t.n) + "x" + std::to_string(t.n) +
-                       ", the game " + std::to_string(record.spec.size) + "x" +
-                       std::to_string(record.spec.size));
+      throw ParseError("the position is " + std::to_string(t.n) + "x" + std::to_string(t.n) + ", not " +
+                       std::to_string(record.spec.size) + "x" + std::to_string(record.spec.size));
     game = G(Rules::start(from_text<W>(t, &g), v));
   }
   game.play_record(record.moves);

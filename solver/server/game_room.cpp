@@ -1,8 +1,7 @@
 #include "game_room.h"
 
-#include <optional>
-
 #include "core/game.h"
+#include "solver/engine/record.h"
 #include "solver/io/game_json.h"
 
 namespace konobi {
@@ -12,13 +11,8 @@ namespace {
 template <class Rules, int W>
 class RulesGame final : public PlayedGame {
  public:
-  RulesGame(const GameSpec& spec, const typename Rules::Variant& v)
-      : spec_(spec), variant_(v), game_(Game<Rules, W>::new_game(spec.size, v)) {}
-  RulesGame(const GameSpec& spec, const typename Rules::Variant& v, const PositionText& start)
-      : spec_(spec),
-        variant_(v),
-        start_(start),
-        game_(Rules::start(from_text<W>(start, &Rules::template geometry<W>(spec.size, v)), v)) {}
+  // start: the game at ply 0 (the empty board or a set-up position).
+  RulesGame(const GameSpec& spec, const Game<Rules, W>& start) : spec_(spec), start_(start), game_(start) {}
 
   const GameSpec& spec() const override { return spec_; }
   const std::vector<Move>& moves() const override { return game_.moves(); }
@@ -27,9 +21,7 @@ class RulesGame final : public PlayedGame {
   void truncate(size_t ply) override {
     if (ply >= game_.moves().size()) return;
     const std::vector<Move> keep(game_.moves().begin(), game_.moves().begin() + long(ply));
-    game_ = start_ ? Game<Rules, W>(Rules::start(
-                         from_text<W>(*start_, &Rules::template geometry<W>(spec_.size, variant_)), variant_))
-                   : Game<Rules, W>::new_game(spec_.size, variant_);
+    game_ = start_;
     game_.play_record(keep);
   }
   bool over() const override { return game_.over(); }
@@ -64,56 +56,32 @@ class RulesGame final : public PlayedGame {
     }
     Json& chain = j["winning_chain"] = Json::array();
     if (game_.over() && !game_.ended_without_move())
-      winning_stones(Color(game_.winner())).for_each([&](int p) { chain.push_back(point_name(n, p)); });
+      Rules::winning_chain(game_.state(), Color(game_.winner())).for_each([&](int p) {
+        chain.push_back(point_name(n, p));
+      });
   }
 
  private:
-  Bitboard<W> winning_stones(Color c) const {
-    if constexpr (std::is_same_v<Rules, GonnectRules>)
-      return gonnect_winning_chain(game_.position(), c, spec_.edges);
-    else return winning_chain(game_.position(), c);
-  }
-
   GameSpec spec_;
-  typename Rules::Variant variant_;
-  std::optional<PositionText> start_;  // a game from a position rather than the empty board
+  Game<Rules, W> start_;  // for undo: the game replays from here
   Game<Rules, W> game_;
 };
 
 }  // namespace
 
-std::unique_ptr<PlayedGame> PlayedGame::make(const GameSpec& spec) {
-  check_size(spec.size);
-  return with_words(spec.size, [&](auto w) -> std::unique_ptr<PlayedGame> {
-    constexpr int W = decltype(w)::value;
-    if (spec.gonnect)
-      return std::make_unique<RulesGame<GonnectRules, W>>(spec, GonnectVariant{spec.ko, spec.edges});
-    return std::make_unique<RulesGame<KonobiRules, W>>(spec, KonobiRules::Variant{});
-  });
-}
-
-}  // namespace konobi
-
-namespace konobi {
+std::unique_ptr<PlayedGame> PlayedGame::make(const GameSpec& spec) { return from_position(spec, "", {}); }
 
 std::unique_ptr<PlayedGame> PlayedGame::from_position(const GameSpec& spec, const std::string& start,
                                                       const std::vector<Move>& moves) {
   check_size(spec.size);
-  std::unique_ptr<PlayedGame> g;
-  if (start.empty()) {
-    g = make(spec);
-  } else {
-    const PositionText t = parse_position(start);
-    if (t.n != spec.size)
-      throw ParseError("the position is " + std::to_string(t.n) + "x" + std::to_string(t.n) + ", not " +
-                       std::to_string(spec.size) + "x" + std::to_string(spec.size));
-    g = with_words(spec.size, [&](auto w) -> std::unique_ptr<PlayedGame> {
-      constexpr int W = decltype(w)::value;
-      if (spec.gonnect)
-        return std::make_unique<RulesGame<GonnectRules, W>>(spec, GonnectVariant{spec.ko, spec.edges}, t);
-      return std::make_unique<RulesGame<KonobiRules, W>>(spec, KonobiRules::Variant{}, t);
-    });
-  }
+  // The engine's replay of a record (the same checks, the same messages),
+  // here of the start alone: the room keeps that game for undo.
+  std::unique_ptr<PlayedGame> g = dispatch_game(spec, [&](auto rules, const auto& variant, auto w) {
+    using Rules = decltype(rules);
+    constexpr int W = decltype(w)::value;
+    return std::unique_ptr<PlayedGame>(
+        std::make_unique<RulesGame<Rules, W>>(spec, replay<Rules, W>(GameRecord{spec, start, {}}, variant)));
+  });
   for (size_t i = 0; i < moves.size(); ++i) {
     if (const std::string why = g->why_illegal(moves[i]); !why.empty())
       throw RuleError("move " + std::to_string(i + 1) + " (" + move_name(spec.size, moves[i]) + "): " + why);
