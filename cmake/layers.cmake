@@ -18,6 +18,11 @@
 #   server    engine research search io core verify
 #                                  konobi serve: the hub, the game store,
 #                                  the HTTP/WebSocket transport
+#   store     search io core verify
+#                                  the persistent store of proven positions
+#   jobs      search io core verify
+#                                  the job manager over df-pn jobs, its
+#                                  checkpoints, its in-process and MPI workers
 #   cli       every layer
 set(KONOBI_LAYER_DIR_core core)
 set(KONOBI_LAYER_DIR_verify solver/verify)
@@ -26,6 +31,8 @@ set(KONOBI_LAYER_DIR_search solver/search)
 set(KONOBI_LAYER_DIR_research solver/research)
 set(KONOBI_LAYER_DIR_engine solver/engine)
 set(KONOBI_LAYER_DIR_server solver/server)
+set(KONOBI_LAYER_DIR_store solver/store)
+set(KONOBI_LAYER_DIR_jobs solver/jobs)
 set(KONOBI_LAYER_DIR_cli solver/cli)
 set(KONOBI_LAYER_SEES_core "")
 set(KONOBI_LAYER_SEES_verify "")
@@ -34,7 +41,9 @@ set(KONOBI_LAYER_SEES_search core verify)
 set(KONOBI_LAYER_SEES_research search io core verify)
 set(KONOBI_LAYER_SEES_engine search core verify)
 set(KONOBI_LAYER_SEES_server engine research search io core verify)
-set(KONOBI_LAYER_SEES_cli server engine research search io core verify)
+set(KONOBI_LAYER_SEES_store search io core verify)
+set(KONOBI_LAYER_SEES_jobs search io core verify)
+set(KONOBI_LAYER_SEES_cli jobs store server engine research search io core verify)
 set(KONOBI_LAYER_ROOT ${CMAKE_BINARY_DIR}/layers)
 
 # konobi_layer(<target> <layer>): gives <target> the layer's include root

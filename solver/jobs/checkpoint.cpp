@@ -1,0 +1,1 @@
+// Replaced by the checkpoint helper (placeholder so that the library builds).

@@ -1,0 +1,1 @@
+// Replaced by the store helper (placeholder so that the library builds).
