@@ -19,13 +19,13 @@ namespace konobi {
 
 // One node of a class's tree, named by its path from the class root.
 struct CheckpointNode {
-  std::vector<Move> path;      // moves from the class root (empty: the root itself); kPass allowed
+  std::vector<Move> path;  // moves from the class root (empty: the root itself); kPass allowed
   enum class Value : uint8_t { Open, MoverWins, MoverLoses } value = Value::Open;
-  uint32_t pn = 1, dn = 1;     // Open: the numbers last known, from the node's mover's side
-  uint64_t job_nodes = 0;      // nodes that jobs spent on this node while it was a leaf
-  uint32_t jobs = 0;           // jobs run on it
-  Move best = -1;              // MoverWins: a winning move when known (the node's own orientation)
-  bool expanded = false;       // its children are nodes of the tree too
+  uint32_t pn = 1, dn = 1;  // Open: the numbers last known, from the node's mover's side
+  uint64_t job_nodes = 0;   // nodes that jobs spent on this node while it was a leaf
+  uint32_t jobs = 0;        // jobs run on it
+  Move best = -1;           // MoverWins: a winning move when known (the node's own orientation)
+  bool expanded = false;    // its children are nodes of the tree too
 };
 
 struct CheckpointClass {

@@ -16,10 +16,10 @@
 namespace konobi {
 
 struct Job {
-  uint64_t id = 0;          // unique within a run
-  int opening = -1;         // the class's representative point: its root is Black's stone there, White to move
-  std::vector<Move> path;   // from the class root to the leaf: placements, or kPass where the mover must pass
-  uint64_t max_nodes = 0;   // the job's budget, counted over all its searches; 0: none
+  uint64_t id = 0;         // unique within a run
+  int opening = -1;        // the class's representative point: its root is Black's stone there, White to move
+  std::vector<Move> path;  // from the class root to the leaf: placements, or kPass where the mover must pass
+  uint64_t max_nodes = 0;  // the job's budget, counted over all its searches; 0: none
 };
 
 enum class JobOutcome : uint8_t {

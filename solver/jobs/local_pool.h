@@ -30,7 +30,8 @@ class LocalPool final : public WorkerPool {
   LocalPool(TranspositionTable& tt, DfpnOptions opt, int threads, RootOf root_of)
       : tt_(tt), opt_(opt), root_of_(std::move(root_of)), slots_(size_t(threads)) {
     opt_.parallel = threads > 1;
-    for (size_t i = 0; i < slots_.size(); ++i) slots_[i].thread = std::thread([this, i] { serve(slots_[i]); });
+    for (size_t i = 0; i < slots_.size(); ++i)
+      slots_[i].thread = std::thread([this, i] { serve(slots_[i]); });
   }
 
   ~LocalPool() override {

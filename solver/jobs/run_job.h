@@ -18,12 +18,14 @@ namespace konobi {
 // checkpoint or a message that does not belong to this game).
 template <class Game, int W>
 requires SearchedGame<Game, W>
-typename Game::template State<W> job_leaf(const typename Game::template State<W>& root, const std::vector<Move>& path) {
+typename Game::template State<W> job_leaf(const typename Game::template State<W>& root,
+                                          const std::vector<Move>& path) {
   typename Game::template State<W> s = root;
   for (Move m : path) {
     const NodeMoves<W> nm = Game::moves(s);
     if (m == kPass) {
-      if (nm.kind != NodeKind::PassOnly) throw std::invalid_argument("a job's path passes where a stone can be placed");
+      if (nm.kind != NodeKind::PassOnly)
+        throw std::invalid_argument("a job's path passes where a stone can be placed");
       Game::pass(s);
     } else {
       if (m < 0 || m >= Game::board(s).g->cells || !Game::Rules::placements(s).test(m))
@@ -37,9 +39,10 @@ typename Game::template State<W> job_leaf(const typename Game::template State<W>
 // `stop` ends the job early (JobOutcome::Stopped); `progress`, if given,
 // counts its nodes as they go (in steps of 1024).
 template <class Game, int W>
-requires SearchedGame<Game, W>
-JobReport run_job(const Job& job, const typename Game::template State<W>& root, TranspositionTable& tt,
-                  DfpnOptions opt, const std::atomic<bool>* stop, std::atomic<uint64_t>* progress = nullptr) {
+requires SearchedGame<Game, W> JobReport run_job(const Job& job, const typename Game::template State<W>& root,
+                                                 TranspositionTable& tt, DfpnOptions opt,
+                                                 const std::atomic<bool>* stop,
+                                                 std::atomic<uint64_t>* progress = nullptr) {
   const auto t0 = std::chrono::steady_clock::now();
   const typename Game::template State<W> leaf = job_leaf<Game, W>(root, job.path);
   opt.max_nodes = job.max_nodes;

@@ -1,0 +1,510 @@
+// The job manager: job-level proof-number search (Wu et al., "Job-Level
+// Proof-Number Search", 2013) over df-pn jobs. It keeps the top of each
+// class's proof tree in memory with proof and disproof numbers, in the
+// negamax form of dfpn.h: a node's pn is the least dn of its children, its
+// dn the sum of their pns. A leaf is searched by a job, a df-pn search with
+// a node budget run by a WorkerPool; a job that ends unproven hands back the
+// leaf's root numbers, and a leaf whose jobs have cost a whole budget is
+// expanded, so that the next jobs go one ply deeper, where the tree's
+// numbers pick the most proving child. A leaf with a job in flight is not
+// chosen again (and neither is a node whose open leaves are all in flight),
+// so the slots spread over different leaves without changing any number.
+//
+// The trees are what a checkpoint holds (checkpoint.h): written every few
+// minutes and on a stop, small next to the table, and read back by
+// --resume on any machine. Proven nodes are written to the table (the proof
+// builder walks them) and to the persistent store.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "checkpoint.h"
+#include "run_job.h"
+#include "worker_pool.h"
+
+namespace konobi {
+
+struct ManagerOptions {
+  uint64_t job_nodes = 2'000'000;  // one job's budget
+  double checkpoint_every = 300;   // seconds
+  bool symmetry = true;
+};
+
+// What the manager tells its caller: a class proven, a checkpoint to write.
+struct ClassTotals {
+  uint64_t jobs = 0, nodes = 0;
+  double seconds = 0;  // the jobs' seconds, summed (thread-seconds)
+};
+
+template <class Game, int W>
+requires SearchedGame<Game, W>
+class JobManager {
+ public:
+  using State = typename Game::template State<W>;
+  using RootOf = std::function<const State&(int opening)>;
+  // Called on the manager's thread when a class's root is proven; the
+  // caller extracts its proof from the table (and the store) there.
+  using OnProven = std::function<void(int opening, bool mover_wins, const ClassTotals&)>;
+  // Called with the trees of the classes still open, every checkpoint_every
+  // seconds and when the run ends (the caller writes the file).
+  using OnCheckpoint = std::function<void(const Checkpoint&)>;
+
+  JobManager(WorkerPool& pool, TranspositionTable* tt, ProvenSource* store, const ManagerOptions& opt,
+             RootOf root_of, Checkpoint identity)
+      : pool_(pool),
+        tt_(tt),
+        store_(store),
+        opt_(opt),
+        root_of_(std::move(root_of)),
+        identity_(std::move(identity)) {}
+
+  // Adds a class to solve; its tree starts from `saved` when the checkpoint
+  // has one (throws std::runtime_error when it does not fit this game).
+  void add_class(int opening, const CheckpointClass* saved = nullptr) {
+    Tree t;
+    t.opening = opening;
+    const State& root = root_of_(opening);
+    t.nodes.push_back(make_node(-1, kPass, Game::key(root, opt_.symmetry)));
+    settle_from_knowledge(t, 0, root);
+    if (saved) restore(t, *saved);
+    trees_.push_back(std::move(t));
+  }
+
+  // Runs until every class is proven or `stop` is raised; then stops the
+  // jobs in flight, takes their reports and calls on_checkpoint a last time.
+  // Returns true when every class was proven.
+  bool run(const std::atomic<bool>* stop, const OnProven& on_proven, const OnCheckpoint& on_checkpoint) {
+    on_proven_ = &on_proven;
+    for (size_t c = 0; c < trees_.size(); ++c) announce_if_proven(c);
+    auto last = Clock::now();
+    while (!halted(stop) && open_classes() > 0) {
+      fill_slots();
+      if (in_flight_ == 0 && !any_selectable()) break;  // cannot happen with open classes; kept as a guard
+      if (auto r = pool_.next(std::chrono::milliseconds(50))) apply(*r);
+      refresh_view();
+      if (seconds_since(last) >= opt_.checkpoint_every) {
+        on_checkpoint(checkpoint());
+        last = Clock::now();
+      }
+    }
+    if (in_flight_ > 0) pool_.stop_all();
+    while (in_flight_ > 0)
+      if (auto r = pool_.next(std::chrono::milliseconds(200))) apply(*r);
+    on_checkpoint(checkpoint());
+    return open_classes() == 0;
+  }
+
+  // The trees of the open classes, parents before children, without the
+  // subtrees of proven nodes.
+  Checkpoint checkpoint() const {
+    Checkpoint c = identity_;
+    c.job_nodes = opt_.job_nodes;
+    c.classes.clear();
+    for (const Tree& t : trees_) {
+      if (t.nodes[0].value != Value::Open) continue;
+      CheckpointClass cc;
+      cc.opening = t.opening;
+      cc.jobs = t.totals.jobs, cc.nodes = t.totals.nodes, cc.seconds = t.totals.seconds;
+      std::vector<Move> path;
+      write_subtree(t, 0, path, cc.nodes_list);
+      c.classes.push_back(std::move(cc));
+    }
+    return c;
+  }
+
+  // --- for progress lines (read on the manager's thread or under the caller's care) ---
+  struct ClassView {
+    int opening;
+    uint32_t pn, dn;
+    int tree_nodes, replies, replies_settled, in_flight;
+    ClassTotals totals;
+  };
+  // A copy of the last snapshot: safe from any thread.
+  struct View {
+    std::vector<ClassView> classes;
+    uint64_t jobs_done = 0;
+    int in_flight = 0, slots = 0;
+  };
+  View view() const {
+    std::lock_guard lock(view_mutex_);
+    return view_;
+  }
+
+ private:
+  void refresh_view() {
+    View v;
+    v.classes = class_views();
+    v.jobs_done = jobs_done_;
+    v.in_flight = in_flight_;
+    v.slots = pool_.slots();
+    std::lock_guard lock(view_mutex_);
+    view_ = std::move(v);
+  }
+  std::vector<ClassView> class_views() const {
+    std::vector<ClassView> out;
+    for (const Tree& t : trees_) {
+      const Node& r = t.nodes[0];
+      if (r.value != Value::Open) continue;
+      ClassView v{t.opening, r.pn,        r.dn,    int(t.nodes.size()), int(r.children.size()),
+                  0,         t.in_flight, t.totals};
+      for (int c : r.children) v.replies_settled += t.nodes[c].value != Value::Open;
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  using Clock = std::chrono::steady_clock;
+  using Value = CheckpointNode::Value;
+
+  struct Node {
+    int parent = -1;
+    Move move = kPass;  // from the parent
+    uint64_t key = 0;
+    Value value = Value::Open;
+    uint32_t pn = 1, dn = 1;
+    uint64_t job_nodes = 0;
+    uint32_t jobs = 0;
+    Move best = -1;
+    bool expanded = false, in_flight = false;
+    std::vector<int> children;
+  };
+  struct Tree {
+    int opening = -1;
+    std::vector<Node> nodes;
+    ClassTotals totals;
+    int in_flight = 0;
+    bool announced = false;
+  };
+  struct Flight {
+    int tree, node;
+  };
+
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+  static bool halted(const std::atomic<bool>* stop) { return stop && stop->load(); }
+  static uint32_t sat(uint64_t v) { return v >= kInf ? kInf : uint32_t(v); }
+
+  Node make_node(int parent, Move m, uint64_t key) const {
+    Node n;
+    n.parent = parent;
+    n.move = m;
+    n.key = key;
+    return n;
+  }
+
+  int open_classes() const {
+    int n = 0;
+    for (const Tree& t : trees_) n += t.nodes[0].value == Value::Open;
+    return n;
+  }
+
+  // The position of node i, replayed from the class root.
+  State position(const Tree& t, int i) const { return job_leaf<Game, W>(root_of_(t.opening), path_of(t, i)); }
+  std::vector<Move> path_of(const Tree& t, int i) const {
+    std::vector<Move> path;
+    for (; t.nodes[i].parent >= 0; i = t.nodes[i].parent) path.push_back(t.nodes[i].move);
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+
+  // A node's value from what is known without a job: an immediate win or
+  // loss, the table, the store.
+  void settle_from_knowledge(Tree& t, int i, const State& s) {
+    Node& n = t.nodes[i];
+    const NodeMoves<W> nm = Game::moves(s);
+    if (nm.kind == NodeKind::WinNow) return set_value(n, Value::MoverWins, nm.win);
+    if (nm.kind == NodeKind::LoseNow) return set_value(n, Value::MoverLoses, -1);
+    if (tt_) {
+      const auto f = tt_->probe(n.key);
+      if (f.hit && f.pn == 0)
+        return set_value(n, Value::MoverWins, board_move<Game, W>(s, f.best, opt_.symmetry));
+      if (f.hit && f.dn == 0) return set_value(n, Value::MoverLoses, -1);
+      if (f.hit) {
+        n.pn = f.pn, n.dn = f.dn;
+        return;
+      }
+    }
+    if (store_)
+      if (const auto p = store_->find(n.key))
+        return set_value(n, p->mover_wins ? Value::MoverWins : Value::MoverLoses,
+                         p->mover_wins ? board_move<Game, W>(s, p->best, opt_.symmetry) : -1);
+    const Estimate e = Game::evaluate(s);
+    n.pn = e.pn, n.dn = e.dn;
+  }
+
+  static void set_value(Node& n, Value v, Move best) {
+    n.value = v;
+    n.pn = v == Value::MoverWins ? 0 : kInf;
+    n.dn = v == Value::MoverWins ? kInf : 0;
+    n.best = v == Value::MoverWins ? best : -1;
+  }
+
+  // Gives node i its children: the moves df-pn would search (movegen.h's
+  // exact shortcuts), one per symmetry class on a symmetric position.
+  void expand(Tree& t, int i) {
+    const State s = position(t, i);
+    const NodeMoves<W> nm = Game::moves(s);
+    std::vector<std::pair<uint64_t, Move>> kids;
+    if (nm.kind == NodeKind::PassOnly)
+      kids.push_back({Game::key(Game::child(s, kPass), opt_.symmetry), kPass});
+    else if (nm.kind == NodeKind::Search)
+      nm.moves.for_each([&](int m) { kids.push_back({Game::child_key(s, m, opt_.symmetry), Move(m)}); });
+    if (opt_.symmetry && Game::board(s).is_symmetric()) {
+      std::stable_sort(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.first < b.first; });
+      kids.erase(std::unique(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.first == b.first; }),
+                 kids.end());
+      std::stable_sort(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    }
+    t.nodes[i].expanded = true;
+    for (const auto& [key, m] : kids) {
+      const int c = int(t.nodes.size());
+      t.nodes.push_back(make_node(i, m, key));
+      t.nodes[i].children.push_back(c);
+      settle_from_knowledge(t, c, Game::child(s, m));
+    }
+    if (kids.empty()) {  // settled above, but a node we expand is open: a guard
+      throw std::logic_error("the manager expanded a position without moves");
+    }
+  }
+
+  // Recomputes the numbers from node i up to the root; a node proven on
+  // the way is written to the table and the store.
+  void update_up(Tree& t, int i) {
+    for (; i >= 0; i = t.nodes[i].parent) {
+      Node& n = t.nodes[i];
+      if (n.expanded && n.value == Value::Open) {
+        uint64_t sum_pn = 0;
+        uint32_t min_dn = kInf;
+        Move win = -1;
+        for (int c : n.children) {
+          const Node& k = t.nodes[c];
+          sum_pn += k.pn;
+          min_dn = std::min(min_dn, k.dn);
+          if (k.value == Value::MoverLoses && win < 0) win = k.move;
+        }
+        if (win >= 0) set_value(n, Value::MoverWins, win);
+        else if (sat(sum_pn) == 0) set_value(n, Value::MoverLoses, -1);
+        else n.pn = min_dn, n.dn = sat(sum_pn);
+        if (n.value != Value::Open) record_proven(t, i);
+      }
+    }
+  }
+
+  // A proven node goes into the table (the proof builder follows it) and
+  // the store (other runs skip it).
+  void record_proven(const Tree& t, int i) {
+    const Node& n = t.nodes[i];
+    const bool wins = n.value == Value::MoverWins;
+    uint64_t work = n.job_nodes;
+    for (int c : n.children) work += t.nodes[c].job_nodes;
+    int8_t best = -1;
+    if (wins && n.best >= 0) best = int8_t(table_move<Game, W>(position(t, i), n.best, opt_.symmetry));
+    if (tt_) tt_->store(n.key, wins ? 0 : kInf, wins ? kInf : 0, best, std::max<uint64_t>(work, 1));
+    if (store_) store_->add({n.key, wins, best, TranspositionTable::work_code(std::max<uint64_t>(work, 1))});
+  }
+
+  // --- choosing jobs ----------------------------------------------------------
+
+  bool selectable(const Tree& t, int i) const {
+    const Node& n = t.nodes[i];
+    if (n.value != Value::Open) return false;
+    if (!n.expanded) return !n.in_flight;
+    for (int c : n.children)
+      if (selectable(t, c)) return true;
+    return false;
+  }
+  bool any_selectable() const {
+    for (const Tree& t : trees_)
+      if (selectable(t, 0)) return true;
+    return false;
+  }
+
+  // The most proving open leaf under node i that has no job in flight: down
+  // the child of least dn among those that have one (-1: none).
+  int select(const Tree& t, int i) const {
+    const Node& n = t.nodes[i];
+    if (n.value != Value::Open) return -1;
+    if (!n.expanded) return n.in_flight ? -1 : i;
+    std::vector<int> order(n.children);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return t.nodes[a].dn < t.nodes[b].dn; });
+    for (int c : order)
+      if (const int leaf = select(t, c); leaf >= 0) return leaf;
+    return -1;
+  }
+
+  // The class to give the next job: of those with a free leaf, the one
+  // whose root looks nearest to a proof either way.
+  int pick_tree() const {
+    int best = -1;
+    uint32_t best_cost = 0;
+    for (size_t k = 0; k < trees_.size(); ++k) {
+      const Tree& t = trees_[k];
+      if (!selectable(t, 0)) continue;
+      const uint32_t cost = std::min(t.nodes[0].pn, t.nodes[0].dn);
+      if (best < 0 || cost < best_cost) best = int(k), best_cost = cost;
+    }
+    return best;
+  }
+
+  void fill_slots() {
+    while (pool_.idle_slots() > 0) {
+      const int k = pick_tree();
+      if (k < 0) return;
+      Tree& t = trees_[size_t(k)];
+      int leaf = select(t, 0);
+      // A leaf whose jobs have spent a whole budget is expanded, and the
+      // job goes to its most proving child instead.
+      while (leaf >= 0 && t.nodes[leaf].job_nodes >= opt_.job_nodes) {
+        expand(t, leaf);
+        update_up(t, leaf);
+        if (t.nodes[0].value != Value::Open) break;
+        leaf = select(t, 0);
+      }
+      if (announce_if_proven(size_t(k))) continue;
+      if (leaf < 0) continue;
+      Job job;
+      job.id = ++last_id_;
+      job.opening = t.opening;
+      job.path = path_of(t, leaf);
+      job.max_nodes = opt_.job_nodes;
+      t.nodes[leaf].in_flight = true;
+      ++t.in_flight, ++in_flight_;
+      flights_[job.id] = {k, leaf};
+      pool_.submit(job);
+    }
+  }
+
+  // --- a job ended ------------------------------------------------------------
+
+  void apply(const JobReport& r) {
+    const auto it = flights_.find(r.id);
+    if (it == flights_.end()) throw std::logic_error("a report for a job the manager did not send");
+    const auto [k, i] = it->second;
+    flights_.erase(it);
+    Tree& t = trees_[size_t(k)];
+    Node& n = t.nodes[i];
+    n.in_flight = false;
+    --t.in_flight, --in_flight_;
+    ++jobs_done_;
+    ++n.jobs;
+    n.job_nodes += r.nodes;
+    t.totals.jobs += 1, t.totals.nodes += r.nodes, t.totals.seconds += r.seconds;
+    if (store_)
+      for (const ProvenPosition& p : r.proven) store_->add(p);
+    if (n.value != Value::Open) return;  // settled meanwhile from above (a proven ancestor)
+    if (r.outcome == JobOutcome::MoverWins) set_value(n, Value::MoverWins, r.best);
+    else if (r.outcome == JobOutcome::MoverLoses) set_value(n, Value::MoverLoses, -1);
+    else if (r.pn > 0 && r.dn > 0) n.pn = r.pn, n.dn = r.dn;
+    if (n.value != Value::Open) record_proven(t, i);
+    update_up(t, n.parent);
+    announce_if_proven(size_t(k));
+  }
+
+  bool announce_if_proven(size_t k) {
+    Tree& t = trees_[k];
+    if (t.announced || t.nodes[0].value == Value::Open) return t.announced;
+    t.announced = true;
+    if (on_proven_) (*on_proven_)(t.opening, t.nodes[0].value == Value::MoverWins, t.totals);
+    return true;
+  }
+
+  // --- checkpoints --------------------------------------------------------------
+
+  void write_subtree(const Tree& t, int i, std::vector<Move>& path, std::vector<CheckpointNode>& out) const {
+    const Node& n = t.nodes[i];
+    CheckpointNode c;
+    c.path = path;
+    c.value = n.value;
+    c.pn = n.pn, c.dn = n.dn;
+    c.job_nodes = n.job_nodes;
+    c.jobs = n.jobs;
+    c.best = n.best;
+    c.expanded = n.expanded && n.value == Value::Open;
+    out.push_back(c);
+    if (!c.expanded) return;
+    for (int k : n.children) {
+      path.push_back(t.nodes[k].move);
+      write_subtree(t, k, path, out);
+      path.pop_back();
+    }
+  }
+
+  // Rebuilds a tree from a checkpoint: each expanded node is expanded again
+  // here (so the children are exactly what this program searches), then
+  // given the saved numbers and values. A saved node that is not a child
+  // here means the checkpoint is of another game or program.
+  void restore(Tree& t, const CheckpointClass& saved) {
+    t.totals = {saved.jobs, saved.nodes, saved.seconds};
+    std::map<std::vector<Move>, int> index{{{}, 0}};
+    // Nodes under one that this run already knows proven (the store, the
+    // table) are not needed: their subtrees are skipped.
+    std::set<std::vector<Move>> skipped;
+    for (const CheckpointNode& c : saved.nodes_list) {
+      if (!c.path.empty() && skipped.count(std::vector<Move>(c.path.begin(), c.path.end() - 1))) {
+        skipped.insert(c.path);
+        continue;
+      }
+      const auto it = index.find(c.path);
+      if (it == index.end())
+        throw std::runtime_error("the checkpoint's node " + path_text(c.path) +
+                                 " is not a position this program's tree of " + std::to_string(t.opening) +
+                                 " reaches; it belongs to another game or version");
+      const int i = it->second;
+      Node& n = t.nodes[i];
+      n.job_nodes = c.job_nodes;
+      n.jobs = c.jobs;
+      if (c.value != Value::Open) {
+        set_value(n, c.value, c.best);
+        record_proven(t, i);
+      } else if (n.value == Value::Open) {
+        n.pn = std::max<uint32_t>(c.pn, 1), n.dn = std::max<uint32_t>(c.dn, 1);
+      }
+      if (c.expanded && t.nodes[i].value != Value::Open) skipped.insert(c.path);
+      if (c.expanded && t.nodes[i].value == Value::Open) {
+        expand(t, i);
+        for (int k : t.nodes[i].children) {
+          std::vector<Move> p = c.path;
+          p.push_back(t.nodes[k].move);
+          index[p] = k;
+        }
+      }
+    }
+    // Numbers up the tree from every leaf, deepest first.
+    for (int i = int(t.nodes.size()) - 1; i >= 0; --i)
+      if (!t.nodes[i].expanded) update_up(t, t.nodes[i].parent);
+  }
+
+  static std::string path_text(const std::vector<Move>& path) {
+    if (path.empty()) return "(the root)";
+    std::string s;
+    for (Move m : path) s += (s.empty() ? "" : " ") + std::to_string(m);
+    return s;
+  }
+
+  WorkerPool& pool_;
+  TranspositionTable* tt_;
+  ProvenSource* store_;
+  ManagerOptions opt_;
+  RootOf root_of_;
+  Checkpoint identity_;
+  std::vector<Tree> trees_;
+  std::map<uint64_t, Flight> flights_;
+  const OnProven* on_proven_ = nullptr;
+  uint64_t last_id_ = 0, jobs_done_ = 0;
+  int in_flight_ = 0;
+  mutable std::mutex view_mutex_;
+  View view_;
+};
+
+}  // namespace konobi

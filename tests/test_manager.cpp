@@ -1,0 +1,125 @@
+// The job manager (solver/jobs/manager.h) over the in-process pool: the
+// values it proves against alpha-beta, proofs from the table it leaves,
+// and a run stopped half-way and carried on from its checkpoint's trees
+// on a fresh table, as on another machine.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "solver/jobs/local_pool.h"
+#include "solver/jobs/manager.h"
+#include "solver/search/alphabeta.h"
+#include "solver/search/proof.h"
+#include "solver/verify/proof_checker.h"
+#include "solver_support.h"
+
+using namespace solver_test;
+using konobi::KonobiSearch;
+
+namespace {
+
+using Manager = konobi::JobManager<KonobiSearch, 1>;
+using Pool = konobi::LocalPool<KonobiSearch, 1>;
+
+// Roots by id: the manager names a class by an int, here an index.
+struct Roots {
+  std::vector<Pos> roots;
+  const Pos& operator()(int id) const { return roots.at(size_t(id)); }
+};
+
+konobi::Checkpoint identity(int n) {
+  konobi::Checkpoint c;
+  c.game = "konobi";
+  c.size = n;
+  return c;
+}
+
+// Runs the manager over every root; the values by id.
+std::map<int, bool> run_manager(const Roots& roots, konobi::TranspositionTable& tt, int threads,
+                                uint64_t job_nodes, const konobi::Checkpoint* from = nullptr,
+                                const std::atomic<bool>* stop = nullptr, konobi::Checkpoint* last = nullptr,
+                                int stop_after_checkpoints = 0) {
+  Pool pool(tt, konobi::DfpnOptions{}, threads, [&](int id) -> const Pos& { return roots(id); });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = job_nodes;
+  mo.checkpoint_every = stop_after_checkpoints ? 0 : 1e9;
+  Manager manager(
+      pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); },
+      identity(roots.roots[0].size()));
+  for (int id = 0; id < int(roots.roots.size()); ++id) {
+    const konobi::CheckpointClass* saved = nullptr;
+    if (from)
+      for (const auto& c : from->classes)
+        if (c.opening == id) saved = &c;
+    manager.add_class(id, saved);
+  }
+  std::map<int, bool> values;
+  std::atomic<bool> own_stop{false};
+  int checkpoints = 0;
+  manager.run(
+      stop_after_checkpoints ? &own_stop : stop,
+      [&](int id, bool wins, const konobi::ClassTotals&) { CHECK(values.emplace(id, wins).second); },
+      [&](const konobi::Checkpoint& c) {
+        if (last) *last = c;
+        if (++checkpoints == stop_after_checkpoints) own_stop.store(true);
+      });
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("the job manager proves every 4x4 opening and middle-game positions with alpha-beta's values",
+          "[jobs]") {
+  Roots roots{opening_classes4()};
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 3 : 12, 8, 12, 777u);
+  roots.roots.insert(roots.roots.end(), mid.begin(), mid.end());
+  std::vector<bool> expected;
+  for (const Pos& p : roots.roots) expected.push_back(konobi::AlphaBeta<1>(16).wins(p));
+  for (int threads : {1, 2})
+    for (uint64_t budget : {uint64_t(40), uint64_t(400), uint64_t(1) << 40}) {
+      konobi::TranspositionTable tt(16);
+      const auto values = run_manager(roots, tt, threads, budget);
+      INFO("threads " << threads << ", job budget " << budget);
+      REQUIRE(values.size() == roots.roots.size());
+      for (size_t i = 0; i < roots.roots.size(); ++i) {
+        INFO(show(roots.roots[i]));
+        CHECK(values.at(int(i)) == expected[i]);
+      }
+      // The table the jobs and the manager leave proves each one: a proof
+      // the independent checker accepts.
+      for (size_t i = 0; i < roots.roots.size(); ++i) {
+        const Pos& p = roots.roots[i];
+        const konobi::Color winner = expected[i] ? p.to_move : konobi::other(p.to_move);
+        konobi::ProofBuilder<1> builder(tt, konobi::DfpnOptions{});
+        const auto check = konobi::check_proof(builder.build(p, winner).to_text());
+        INFO(show(p) << ": " << check.message);
+        CHECK(check.ok);
+      }
+    }
+}
+
+TEST_CASE("a manager stopped half-way carries on from its checkpoint on a fresh table", "[jobs]") {
+  Roots roots{random_positions(5, kSanitize ? 2 : 6, 6, 8, 4242u)};
+  std::vector<bool> expected;
+  for (const Pos& p : roots.roots) expected.push_back(konobi::AlphaBeta<1>(20).wins(p));
+  konobi::Checkpoint saved;
+  std::map<int, bool> first;
+  {
+    // A checkpoint every turn of the manager's loop, and a stop at the
+    // fortieth: some classes are still open, their trees a few plies deep.
+    konobi::TranspositionTable tt(16);
+    first = run_manager(roots, tt, 2, 100, nullptr, nullptr, &saved, 40);
+  }
+  CHECK(saved.classes.size() + first.size() == roots.roots.size());
+  CHECK(!saved.classes.empty());  // stopped with work left: the test is of a resume
+  size_t expanded = 0;
+  for (const auto& c : saved.classes)
+    for (const auto& n : c.nodes_list) expanded += n.expanded;
+  INFO("open classes " << saved.classes.size() << ", expanded nodes " << expanded);
+  CHECK(expanded > 0);
+  konobi::TranspositionTable fresh(16);
+  auto second = run_manager(roots, fresh, 2, 100, &saved);
+  for (const auto& [id, wins] : first) second.emplace(id, wins);
+  REQUIRE(second.size() == roots.roots.size());
+  for (size_t i = 0; i < roots.roots.size(); ++i) CHECK(second.at(int(i)) == expected[i]);
+}
