@@ -39,7 +39,8 @@ std::vector<int> parse_openings(int n, const std::string& list) {
 int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
-  bool no_symmetry = false, no_eval = false;
+  bool no_symmetry = false, no_eval = false, manager = false, no_manager = false, no_store = false;
+  double job_nodes = double(cfg.job_nodes);
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
   // clang-format off
@@ -65,6 +66,20 @@ int cmd_solve(const Args& args) {
     ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
     ("simulation", po::value<int>(&cfg.dfpn.simulation)->default_value(cfg.dfpn.simulation),
      "positions a replay of a refuted sibling's refutation may visit before a move is searched (0: no replays)")
+    ("manager", po::bool_switch(&manager),
+     "search through the job manager: jobs of --job-nodes on the leaves of a tree kept in a checkpoint (default from 6x6 up; docs/JOBS.md)")
+    ("no-manager", po::bool_switch(&no_manager), "one df-pn search per class, as up to 5x5 (no checkpoint, no store)")
+    ("job-nodes", po::value<double>(&job_nodes)->default_value(job_nodes, "2000000"),
+     "manager: the node budget of one job")
+    ("checkpoint", po::value<std::string>(&cfg.checkpoint),
+     "manager: the checkpoint file (default: the --out file with .checkpoint.xz for .json)")
+    ("checkpoint-every", po::value<double>(&cfg.checkpoint_every)->default_value(cfg.checkpoint_every),
+     "manager: seconds between checkpoints (one is also written on Ctrl-C and at the end)")
+    ("store", po::value<std::string>(&cfg.store),
+     "manager: the store of proven positions (default konobi-store/GAME-NxN.sqlite)")
+    ("no-store", po::bool_switch(&no_store), "manager: no store of proven positions")
+    ("store-mb", po::value<double>(&cfg.store_mb)->default_value(cfg.store_mb),
+     "manager: the most the store may hold on disk, in MiB; past it, the positions cheapest to prove again go")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
   // clang-format on
   po::variables_map vm;
@@ -92,6 +107,25 @@ int cmd_solve(const Args& args) {
     throw UsageError(
         "--resume carries on from the results file and --overwrite replaces it: give one of them");
   if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
+  if (manager && no_manager) throw UsageError("--manager and --no-manager: give one of them");
+  cfg.manager = manager || (cfg.size >= 6 && !no_manager);
+  if (!cfg.manager) {
+    for (const char* o : {"job-nodes", "checkpoint", "checkpoint-every", "store", "store-mb"})
+      if (!vm[o].defaulted()) throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
+    if (no_store) throw UsageError("--no-store is an option of the job manager; add --manager");
+  } else {
+    // A limit per class has no meaning when classes share the slots job by
+    // job; a run ends with Ctrl-C (or `timeout -s INT`) and --resume goes on.
+    if (cfg.class_limit > 0)
+      throw UsageError("--class-limit is for the plain search; with the job manager stop with Ctrl-C or "
+                       "timeout -s INT, and carry on with --resume");
+    if (!(job_nodes >= 1 && job_nodes <= 1e15)) throw UsageError("--job-nodes must be from 1 to 1e15");
+    cfg.job_nodes = uint64_t(job_nodes);
+    if (!(cfg.checkpoint_every > 0 && cfg.checkpoint_every <= 1e7))
+      throw UsageError("--checkpoint-every must be a number of seconds above 0, up to 1e7");
+    if (!(cfg.store_mb >= 1 && cfg.store_mb <= 1e8)) throw UsageError("--store-mb must be from 1 to 1e8 MiB");
+    if (no_store && vm.count("store")) throw UsageError("--store and --no-store: give one of them");
+  }
   if (cfg.out.empty())
     cfg.out = "results/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) +
               ".json";
@@ -113,6 +147,18 @@ int cmd_solve(const Args& args) {
                      " is not a regular file: results are written only to a regular file or a new one");
   if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty())
     std::filesystem::create_directories(dir);
+  if (cfg.manager) {
+    const std::string base = cfg.out.size() > 5 && cfg.out.ends_with(".json") ? cfg.out.substr(0, cfg.out.size() - 5)
+                                                                               : cfg.out;
+    if (cfg.checkpoint.empty()) cfg.checkpoint = base + ".checkpoint.xz";
+    if (std::filesystem::absolute(cfg.checkpoint) == std::filesystem::absolute(cfg.out))
+      throw UsageError("--checkpoint must not be the results file " + cfg.out);
+    if (!no_store && cfg.store.empty())
+      cfg.store = "konobi-store/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) +
+                  (gonnect ? "-" + edge_rule_name(cfg.game.variant().edges) + "-" + ghi : "") +
+                  (no_symmetry ? "-plain-keys" : "") + ".sqlite";
+    if (no_store) cfg.store.clear();
+  }
   if (gonnect) return SolveSession<GonnectSearch, 1>(cfg, cfg.game.variant()).run();
   return SolveSession<KonobiSearch, 1>(cfg, {}).run();
 }

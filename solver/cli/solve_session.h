@@ -29,7 +29,11 @@
 #include "solver/io/compressed_file.h"
 #include "solver/io/results.h"
 #include "solver/io/results_merge.h"
+#include "solver/jobs/checkpoint.h"
+#include "solver/jobs/local_pool.h"
+#include "solver/jobs/manager.h"
 #include "solver/search/parallel_dfpn.h"
+#include "solver/store/proven_store.h"
 #include "solver/search/proof.h"
 #include "solver/search/pv.h"
 
@@ -45,6 +49,13 @@ struct SolveConfig {
   std::vector<int> openings;  // points whose classes to solve, in this order; empty: all
   bool resume = false, overwrite = false, quiet = false;
   DfpnOptions dfpn;
+  // The job manager (docs/JOBS.md): on from 6x6 up unless told.
+  bool manager = false;
+  uint64_t job_nodes = 2'000'000;
+  std::string checkpoint;  // its file (the results file's name, .checkpoint.xz)
+  double checkpoint_every = 300;
+  std::string store;  // the store of proven positions; empty: none
+  double store_mb = 4096;
 };
 
 // The table solve prints at the end: each opening's value, the effort on
@@ -132,6 +143,7 @@ class SolveSession {
   // The whole run; the exit status (130 when interrupted).
   int run() {
     load_or_start();  // before the table takes its memory: a refusal comes at once
+    if (cfg_.manager) load_checkpoint();
     results_.provenance = make_provenance(cfg_.command, cfg_.threads, cfg_.tt_mb, cfg_.dfpn);
     if (!cfg_.proof_dir.empty()) std::filesystem::create_directories(cfg_.proof_dir);
     tt_ = std::make_unique<TranspositionTable>(cfg_.tt_mb);
@@ -241,6 +253,7 @@ class SolveSession {
       GonnectSearch::merge_before_capture = !cfg_.strict_ghi;
     }
     replace_pending_ = cfg_.overwrite;
+    if (cfg_.manager) return search_with_manager();
     runner_ = std::make_unique<JobRunner<Game, W>>(*tt_, cfg_.dfpn, cfg_.threads);
     runner_->set_progress(&nodes_);
     runner_->set_job_seconds(cfg_.class_limit);
@@ -262,6 +275,156 @@ class SolveSession {
       << human_count(nodes_.load() / std::max(secs, 1e-9)) << "/s) | table " << std::setprecision(0)
       << tt_->fill() * 100 << "% of " << human_bytes(double(tt_->bytes())) << " | mem "
       << human_bytes(double(resident_bytes()));
+    return s.str();
+  }
+
+  // --- the job manager (docs/JOBS.md) ---------------------------------------
+
+  // What a checkpoint and a store belong to: this game, size, rules and keying.
+  Checkpoint checkpoint_identity() const {
+    Checkpoint c;
+    c.game = Rules::name;
+    c.size = n_;
+    if constexpr (kGonnect)
+      c.variant = "ko " + results_.ko_rule + ", edges " + results_.edges + ", ghi " + results_.ghi;
+    c.symmetry = cfg_.dfpn.symmetry;
+    c.job_nodes = cfg_.job_nodes;
+    return c;
+  }
+
+  // Before the table takes its memory: the lock, and with --resume the
+  // trees to carry on from. A checkpoint left by an unfinished solve is
+  // not started over without --overwrite.
+  void load_checkpoint() {
+    lock_ = std::make_unique<CheckpointLock>(cfg_.checkpoint);
+    if (!std::filesystem::exists(cfg_.checkpoint)) return;
+    if (!cfg_.resume && !cfg_.overwrite)
+      throw UsageError(cfg_.checkpoint +
+                       " holds the checkpoint of an unfinished solve; add --resume to carry on from it, "
+                       "--overwrite to start over, or give another --checkpoint");
+    if (!cfg_.resume) return;
+    saved_ = read_checkpoint(cfg_.checkpoint);
+    const Checkpoint id = checkpoint_identity();
+    if (saved_->game != id.game || saved_->size != id.size || saved_->variant != id.variant ||
+        saved_->symmetry != id.symmetry)
+      throw UsageError(cfg_.checkpoint + " is a checkpoint of " + saved_->game + " " + nxn(saved_->size) +
+                       (saved_->variant.empty() ? "" : " (" + saved_->variant + ")") +
+                       (saved_->symmetry ? "" : " without symmetry") + ", not of this solve");
+    if (!cfg_.quiet) {
+      uint64_t nodes = 0;
+      for (const CheckpointClass& c : saved_->classes) nodes += c.nodes_list.size();
+      std::cerr << "resuming the job trees of " << saved_->classes.size() << " class"
+                << (saved_->classes.size() == 1 ? "" : "es") << " (" << nodes << " tree nodes) from "
+                << cfg_.checkpoint << "\n";
+    }
+  }
+
+  StoreIdentity store_identity() const {
+    const Checkpoint c = checkpoint_identity();
+    StoreIdentity id;
+    id.game = c.game + " " + nxn(n_) + (c.variant.empty() ? "" : " " + c.variant);
+    id.symmetry = cfg_.dfpn.symmetry;
+    // The key of a fixed position: a store keyed by other Zobrist numbers
+    // (another program version) is refused rather than misread.
+    id.key_check = Game::key(opening(0), cfg_.dfpn.symmetry);
+    return id;
+  }
+
+  // The classes as one tree each over jobs in a pool of threads on the
+  // shared table (or MPI ranks), the trees written to the checkpoint every
+  // few minutes and at the end.
+  void search_with_manager() {
+    if (!cfg_.store.empty()) store_ = std::make_unique<ProvenStore>(cfg_.store, store_identity(), cfg_.store_mb);
+    DfpnOptions opt = cfg_.dfpn;
+    opt.store = store_.get();
+    auto root_of = [this](int rep) -> const State& {
+      for (size_t i = 0; i < todo_.size(); ++i)
+        if (todo_[i] == rep) return jobs_[i];
+      throw std::logic_error("a job for a class this solve does not search");
+    };
+    pool_ = std::make_unique<LocalPool<Game, W>>(*tt_, opt, cfg_.threads, root_of);
+    ManagerOptions mo;
+    mo.job_nodes = cfg_.job_nodes;
+    mo.checkpoint_every = cfg_.checkpoint_every;
+    mo.symmetry = cfg_.dfpn.symmetry;
+    manager_ = std::make_unique<JobManager<Game, W>>(*pool_, tt_.get(), store_.get(), mo, root_of,
+                                                     checkpoint_identity());
+    for (int rep : todo_) {
+      const CheckpointClass* from = nullptr;
+      if (saved_)
+        for (const CheckpointClass& c : saved_->classes)
+          if (c.opening == rep) from = &c;
+      try {
+        manager_->add_class(rep, from);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(cfg_.checkpoint + ": " + e.what());
+      }
+    }
+    ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
+    manager_->run(
+        &stop_requested(),
+        [this](int rep, bool mover_wins, const ClassTotals& t) { class_proven_by_manager(rep, mover_wins, t); },
+        [this](const Checkpoint& c) { write_manager_checkpoint(c); });
+    // The classes still open keep their effort and root numbers on record.
+    const auto view = manager_->view();
+    std::lock_guard lock(results_mutex_);
+    for (const auto& c : view.classes)
+      for (int p : opening_class_points(g_, c.opening)) {
+        OpeningResult& o = results_.openings[p];
+        o.nodes = c.totals.nodes;
+        o.seconds = c.totals.seconds;
+        o.pn = c.pn;
+        o.dn = c.dn;
+      }
+  }
+
+  void class_proven_by_manager(int rep, bool mover_wins, const ClassTotals& t) {
+    JobResult r;
+    for (size_t i = 0; i < todo_.size(); ++i)
+      if (todo_[i] == rep) r.job = int(i);
+    r.end = JobEnd::Proven;
+    r.mover_wins = mover_wins;
+    r.nodes = t.nodes;
+    r.seconds = t.seconds;
+    record_proven(r);
+  }
+
+  // The checkpoint: the trees of this run's open classes, and those of the
+  // loaded checkpoint that this run did not search (--openings). With none
+  // left, the file goes: nothing is left to carry on.
+  void write_manager_checkpoint(Checkpoint c) {
+    if (saved_)
+      for (const CheckpointClass& old : saved_->classes)
+        if (std::find(todo_.begin(), todo_.end(), old.opening) == todo_.end()) c.classes.push_back(old);
+    if (store_) store_->flush();
+    if (c.classes.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(cfg_.checkpoint, ec);
+      return;
+    }
+    write_checkpoint(cfg_.checkpoint, c);
+  }
+
+  std::string manager_progress_line() const {
+    const double secs = elapsed();
+    const auto v = manager_->view();
+    std::ostringstream s;
+    s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load() << "/"
+      << classes_.size() << " classes proven | jobs " << v.jobs_done << " ("
+      << std::setprecision(1) << v.jobs_done / std::max(secs / 60, 1e-9) << "/min), " << v.in_flight << "/"
+      << v.slots << " running";
+    for (const auto& c : v.classes)
+      s << " | " << point_name(n_, c.opening) << " pn " << number(c.pn) << " dn " << number(c.dn) << ", tree "
+        << c.tree_nodes << ", replies " << c.replies_settled << "/" << c.replies;
+    const uint64_t nodes = pool_->nodes();
+    s << " | nodes " << human_count(double(nodes)) << " (" << human_count(nodes / std::max(secs, 1e-9))
+      << "/s) | table " << std::setprecision(0) << tt_->fill() * 100 << "% of " << human_bytes(double(tt_->bytes()));
+    if (store_) {
+      const auto st = store_->stats();
+      s << " | store " << human_count(double(st.entries)) << " (" << human_bytes(double(st.bytes)) << ", "
+        << (st.finds ? 100 * st.hits / st.finds : 0) << "% hits)";
+    }
+    s << " | mem " << human_bytes(double(resident_bytes()));
     return s.str();
   }
 
@@ -335,7 +498,9 @@ class SolveSession {
   // The proof's size, and with --proof its file (`.proof.xz`, docs/PROOFS.md).
   uint64_t extract_proof(const State& pos, Color winner, int rep) {
     std::unique_ptr<KeySet> visited = key_sets_.take();
-    ProofBuilder<W, Game> builder(*tt_, cfg_.dfpn, visited.get());
+    DfpnOptions opt = cfg_.dfpn;
+    opt.store = store_.get();  // where the table forgot, the store may still know
+    ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
     uint64_t size = 0;
     if (cfg_.proof_dir.empty()) {
       size = builder.size(pos, winner);
@@ -359,7 +524,9 @@ class SolveSession {
   // of --overwrite replaces it outright).
   void save() {
     results_.seconds = seconds_before_ + elapsed();
-    results_.nodes = nodes_before_ + exact_nodes_;
+    // The manager's classes carry their nodes across runs in the
+    // checkpoint; the file's total counts this run's once.
+    results_.nodes = nodes_before_ + (pool_ ? pool_->nodes() : exact_nodes_);
     if constexpr (kGonnect) results_.ghi_hazards = hazards_before_ + GonnectSearch::hazards.load();
     update_file_atomically(cfg_.out, [&](const std::optional<std::string>& old) {
       if (replace_pending_) {
@@ -412,6 +579,13 @@ class SolveSession {
 
   std::unique_ptr<TranspositionTable> tt_;
   std::unique_ptr<JobRunner<Game, W>> runner_;
+  // The manager's run (docs/JOBS.md): its lock, the checkpoint it resumed
+  // from, the store, the pool and the manager.
+  std::unique_ptr<CheckpointLock> lock_;
+  std::optional<Checkpoint> saved_;
+  std::unique_ptr<ProvenStore> store_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<JobManager<Game, W>> manager_;
   KeySetPool key_sets_;
   std::chrono::steady_clock::time_point t_start_;
 
