@@ -8,6 +8,7 @@
 // sharing one.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,13 +20,13 @@ namespace konobi {
 
 // One node of a class's tree, named by its path from the class root.
 struct CheckpointNode {
-  std::vector<Move> path;      // moves from the class root (empty: the root itself); kPass allowed
+  std::vector<Move> path;  // moves from the class root (empty: the root itself); kPass allowed
   enum class Value : uint8_t { Open, MoverWins, MoverLoses } value = Value::Open;
-  uint32_t pn = 1, dn = 1;     // Open: the numbers last known, from the node's mover's side
-  uint64_t job_nodes = 0;      // nodes that jobs spent on this node while it was a leaf
-  uint32_t jobs = 0;           // jobs run on it
-  Move best = -1;              // MoverWins: a winning move when known (the node's own orientation)
-  bool expanded = false;       // its children are nodes of the tree too
+  uint32_t pn = 1, dn = 1;  // Open: the numbers last known, from the node's mover's side
+  uint64_t job_nodes = 0;   // nodes that jobs spent on this node while it was a leaf
+  uint32_t jobs = 0;        // jobs run on it
+  Move best = -1;           // MoverWins: a winning move when known (the node's own orientation)
+  bool expanded = false;    // its children are nodes of the tree too
 };
 
 struct CheckpointClass {
@@ -36,6 +37,13 @@ struct CheckpointClass {
   // are still needed follow it (a proven node's subtree is dropped).
   std::vector<CheckpointNode> nodes_list;
 };
+
+// The format's version: the first line is "konobi-checkpoint 1". A newer
+// version is refused with a message to update the program.
+constexpr int kCheckpointVersion = 1;
+// Reading is bounded: the compressed file, and the text it unpacks to.
+constexpr uint64_t kMaxCheckpointFileBytes = uint64_t(256) << 20;
+constexpr size_t kMaxCheckpointTextBytes = size_t(1) << 30;
 
 struct Checkpoint {
   // What the trees belong to; a checkpoint of anything else is refused.
@@ -52,11 +60,14 @@ struct Checkpoint {
   static Checkpoint from_text(const std::string& text, const std::string& name);
 };
 
-// xz-compressed and atomic (solver/io/atomic_file.h).
+// xz-compressed and atomic (solver/io/atomic_file.h). The text is read back
+// before it is written, so a checkpoint that could not be resumed from (a
+// child before its parent, a move off the board) is never written: that
+// throws std::invalid_argument and leaves the file as it was.
 void write_checkpoint(const std::string& path, const Checkpoint& c);
 // Throws std::runtime_error naming the path when it is not a whole, valid
 // checkpoint (truncated, corrupt, not xz, a checksum that does not match).
-Checkpoint read_checkpoint(const std::string& path);
+Checkpoint read_checkpoint(const std::string& path, size_t max_text_bytes = kMaxCheckpointTextBytes);
 
 // Held for the whole of a solve: an exclusive, non-blocking lock on
 // PATH.lock (flock), which the kernel releases when the process ends in any
