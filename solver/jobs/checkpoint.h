@@ -8,6 +8,7 @@
 // sharing one.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,6 +38,13 @@ struct CheckpointClass {
   std::vector<CheckpointNode> nodes_list;
 };
 
+// The format's version: the first line is "konobi-checkpoint 1". A newer
+// version is refused with a message to update the program.
+constexpr int kCheckpointVersion = 1;
+// Reading is bounded: the compressed file, and the text it unpacks to.
+constexpr uint64_t kMaxCheckpointFileBytes = uint64_t(256) << 20;
+constexpr size_t kMaxCheckpointTextBytes = size_t(1) << 30;
+
 struct Checkpoint {
   // What the trees belong to; a checkpoint of anything else is refused.
   std::string game;  // "konobi" or "gonnect"
@@ -52,11 +60,14 @@ struct Checkpoint {
   static Checkpoint from_text(const std::string& text, const std::string& name);
 };
 
-// xz-compressed and atomic (solver/io/atomic_file.h).
+// xz-compressed and atomic (solver/io/atomic_file.h). The text is read back
+// before it is written, so a checkpoint that could not be resumed from (a
+// child before its parent, a move off the board) is never written: that
+// throws std::invalid_argument and leaves the file as it was.
 void write_checkpoint(const std::string& path, const Checkpoint& c);
 // Throws std::runtime_error naming the path when it is not a whole, valid
 // checkpoint (truncated, corrupt, not xz, a checksum that does not match).
-Checkpoint read_checkpoint(const std::string& path);
+Checkpoint read_checkpoint(const std::string& path, size_t max_text_bytes = kMaxCheckpointTextBytes);
 
 // Held for the whole of a solve: an exclusive, non-blocking lock on
 // PATH.lock (flock), which the kernel releases when the process ends in any
