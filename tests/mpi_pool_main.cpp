@@ -9,6 +9,10 @@
 //   stop:   a 5x5 job with no budget stopped by stop_all, then one that
 //           runs out of a small budget.
 //   error:  a job whose path is not legal: the worker's error reaches next().
+//   early:  rank 0 returns 2 before it has a pool: the workers, waiting for
+//           jobs, are told to go (by MpiRuntime's destructor), so every rank
+//           ends at once rather than mpirun waiting for ever.
+//   gone:   rank 1 ends before its worker loop: rank 0 hears why.
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -143,8 +147,8 @@ void error(MpiPool& pool) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "values";
-  if (mode != "values" && mode != "stop" && mode != "error") {
-    std::fprintf(stderr, "usage: mpi_pool_main values|stop|error (under mpirun)\n");
+  if (mode != "values" && mode != "stop" && mode != "error" && mode != "early" && mode != "gone") {
+    std::fprintf(stderr, "usage: mpi_pool_main values|stop|error|early|gone (under mpirun)\n");
     return 2;
   }
   MpiRuntime mpi;
@@ -159,9 +163,23 @@ int main(int argc, char** argv) {
   try {
     MpiChannel ch(mpi);
     if (ch.rank() != 0) {
+      if (mode == "gone" && ch.rank() == 1) return 3;
       TranspositionTable tt(16);
       return run_mpi_worker<KonobiSearch, 1>(
           ch, tt, DfpnOptions{}, threads, [&](int p) -> const Pos& { return roots.at(size_t(p)); }, setup);
+    }
+    if (mode == "early") return 2;
+    if (mode == "gone") {
+      try {
+        MpiPool pool(ch, setup);
+        check(false, "a worker that ended before its loop is noticed");
+      } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        check(what.find("rank 1 ended before its worker loop ran") != std::string::npos,
+              "rank 0 hears why: " + what);
+      }
+      std::printf("rank 0: %d failure(s)\n", failures);
+      return failures ? 1 : 0;
     }
     MpiPool pool(ch, setup);
     if (mode == "values") values(pool, ch.size() - 1, threads);

@@ -24,7 +24,7 @@ enum class MessageKind : uint8_t {
   Progress = 4,  // worker -> manager, about once a second while it runs jobs: its node count
   Control = 5,   // manager -> worker: STOP_ALL or SHUTDOWN
   Error = 6,     // worker -> manager: the worker failed (its text); it runs nothing more
-  Bye = 7,       // worker -> manager: the answer to SHUTDOWN, its last message
+  Bye = 7,       // worker -> manager, its last: the answer to SHUTDOWN (or after an Error when it ends early)
 };
 
 enum class Control : uint8_t { StopAll = 1, Shutdown = 2 };

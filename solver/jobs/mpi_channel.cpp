@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
+#include <thread>
+
+#include "job_codec.h"
 
 namespace konobi {
 
@@ -52,7 +55,21 @@ void MpiRuntime::abort(int status) {
 }
 
 MpiRuntime::~MpiRuntime() {
-  if (active_) MPI_Finalize();
+  if (!active_) return;
+  if (size_ > 1 && !released_) {
+    try {
+      MpiChannel ch(*this);
+      if (rank_ == 0) {
+        ch.release_workers(std::chrono::seconds(10));
+      } else {
+        ch.send(0, int(MessageKind::Error),
+                encode_error("rank " + std::to_string(rank_) + " ended before its worker loop ran"));
+        ch.say_goodbye();
+      }
+    } catch (...) {  // MPI failing now: mpirun ends what is left
+    }
+  }
+  MPI_Finalize();
 }
 
 struct MpiChannel::Outgoing {
@@ -60,7 +77,8 @@ struct MpiChannel::Outgoing {
   MPI_Request request = MPI_REQUEST_NULL;
 };
 
-MpiChannel::MpiChannel(MpiRuntime& runtime) : rank_(runtime.rank()), size_(runtime.size()) {
+MpiChannel::MpiChannel(MpiRuntime& runtime)
+    : runtime_(&runtime), rank_(runtime.rank()), size_(runtime.size()) {
   if (!runtime.active()) throw std::logic_error("MpiChannel: MPI is not initialised (not started by mpirun)");
   thread_ = runtime.thread_;
   check_thread();
@@ -126,6 +144,41 @@ void MpiChannel::flush() {
   check_thread();
   for (auto& out : outbox_) check(MPI_Wait(&out->request, MPI_STATUS_IGNORE), "MPI_Wait");
   outbox_.clear();
+}
+
+bool MpiChannel::release_workers(std::chrono::milliseconds timeout) {
+  check_thread();
+  if (rank_ != 0) throw std::logic_error("MpiChannel::release_workers on a worker rank");
+  if (runtime_->released_) return true;
+  runtime_->released_ = true;
+  for (int r = 1; r < size_; ++r) send(r, int(MessageKind::Control), encode_control(Control::Shutdown));
+  std::vector<bool> gone(size_t(size_), false);
+  int left = size_ - 1;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (left > 0 && std::chrono::steady_clock::now() < deadline) {
+    // Whatever else they send now (reports of stopped jobs, errors) no
+    // longer matters: only the goodbyes are waited for.
+    std::optional<MpiMessage> m = try_receive();
+    if (!m) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    if (m->tag == int(MessageKind::Bye) && m->source > 0 && m->source < size_ && !gone[size_t(m->source)]) {
+      gone[size_t(m->source)] = true;
+      --left;
+    }
+  }
+  flush();
+  return left == 0;
+}
+
+void MpiChannel::say_goodbye() {
+  check_thread();
+  if (rank_ == 0) throw std::logic_error("MpiChannel::say_goodbye on rank 0");
+  if (runtime_->released_) return;
+  runtime_->released_ = true;
+  send(0, int(MessageKind::Bye), encode_bye());
+  flush();
 }
 
 }  // namespace konobi

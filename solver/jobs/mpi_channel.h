@@ -8,6 +8,7 @@
 // rank 0, the worker loop elsewhere; search threads never do).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,7 +24,9 @@ class MpiRuntime {
   // (rank 0 of 1). Throws std::runtime_error when MPI cannot be initialised
   // or does not offer MPI_THREAD_FUNNELED.
   MpiRuntime();
-  ~MpiRuntime();  // MPI_Finalize, when it initialised MPI
+  // When it initialised MPI: lets the other ranks go if that was not done
+  // (see below), then MPI_Finalize.
+  ~MpiRuntime();
   MpiRuntime(const MpiRuntime&) = delete;
   MpiRuntime& operator=(const MpiRuntime&) = delete;
 
@@ -41,6 +44,7 @@ class MpiRuntime {
 
  private:
   bool active_ = false;
+  bool released_ = false;  // rank 0: the workers were told to go; others: this rank said goodbye
   int rank_ = 0, size_ = 1;
   std::thread::id thread_;
   friend class MpiChannel;
@@ -77,6 +81,18 @@ class MpiChannel {
   std::optional<MpiMessage> try_receive();
   // Waits until every send so far has completed.
   void flush();
+
+  // The end of a run, which every rank must reach, or the ranks still
+  // waiting for messages would keep mpirun (and every rank's MPI_Finalize)
+  // waiting for ever. On rank 0: sends SHUTDOWN to every other rank and
+  // receives (dropping all else) until each has said goodbye, at most
+  // `timeout`; true when all did. On the others: says goodbye, after
+  // everything this rank sent. Each runs once per process; MpiPool and
+  // run_mpi_worker call them, and the runtime's destructor calls them for a
+  // rank that ends without (rank 0 refusing a lock before its pool exists,
+  // a worker failing before its loop: it then tells rank 0 why first).
+  bool release_workers(std::chrono::milliseconds timeout);
+  void say_goodbye();
   // Sends still in flight.
   size_t pending() const { return outbox_.size(); }
 
@@ -85,6 +101,7 @@ class MpiChannel {
   void reap();  // drops the sends MPI is done with
 
   struct Outgoing;
+  MpiRuntime* runtime_;
   int rank_ = 0, size_ = 1;
   std::thread::id thread_;
   std::vector<std::unique_ptr<Outgoing>> outbox_;

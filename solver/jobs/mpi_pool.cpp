@@ -22,7 +22,7 @@ MpiPool::MpiPool(MpiChannel& channel, std::string setup, std::chrono::millisecon
   if (ch_.rank() != 0) throw std::logic_error("MpiPool runs on rank 0 only");
   if (ch_.size() < 2)
     throw std::runtime_error("MpiPool needs at least one worker rank (mpirun -np 2 or more)");
-  for (int r = 1; r < ch_.size(); ++r) workers_.push_back(Worker{r, 0, {}, 0, false});
+  for (int r = 1; r < ch_.size(); ++r) workers_.push_back(Worker{r, 0, {}, 0});
   try {
     await_hellos(hello_timeout);
   } catch (...) {
@@ -120,9 +120,7 @@ bool MpiPool::poll() {
       case MessageKind::Error:
         throw std::runtime_error(decode_error(m->bytes));
       case MessageKind::Bye:
-        decode_bye(m->bytes);
-        w.bye = true;
-        break;
+        throw std::runtime_error("it ended while the run went on");
       default:
         throw std::runtime_error("an unexpected message of kind " +
                                  std::to_string(int(message_kind(m->bytes))));
@@ -159,29 +157,9 @@ uint64_t MpiPool::nodes() const {
 void MpiPool::shutdown(std::chrono::milliseconds timeout) {
   if (shut_) return;
   shut_ = true;
-  for (const Worker& w : workers_)
-    ch_.send(w.rank, int(MessageKind::Control), encode_control(Control::Shutdown));
-  const auto deadline = Clock::now() + timeout;
-  auto all_gone = [&] {
-    for (const Worker& w : workers_)
-      if (!w.bye) return false;
-    return true;
-  };
-  while (!all_gone() && Clock::now() < deadline) {
-    // Whatever else they send now (reports of stopped jobs, errors) no
-    // longer matters: only the goodbyes are waited for.
-    std::optional<MpiMessage> m = ch_.try_receive();
-    if (!m) {
-      std::this_thread::sleep_for(kPollSleep);
-      continue;
-    }
-    if (m->source >= 1 && m->source <= int(workers_.size()) && !m->bytes.empty() && m->bytes.size() >= 2 &&
-        m->bytes[1] == uint8_t(MessageKind::Bye))
-      workers_[size_t(m->source - 1)].bye = true;
-  }
-  ch_.flush();
   reports_.clear();
   for (Worker& w : workers_) w.running.clear();
+  ch_.release_workers(timeout);
 }
 
 }  // namespace konobi

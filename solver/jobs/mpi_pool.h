@@ -42,9 +42,9 @@ class MpiPool final : public WorkerPool {
 
   int workers() const { return int(workers_.size()); }
   // Sends SHUTDOWN to every worker and waits (at most `timeout`) for each
-  // one's goodbye, receiving and dropping whatever they still sent, so that
-  // no message is left half-delivered when the ranks finalise MPI. Once
-  // only; submit() afterwards throws.
+  // one's goodbye (MpiChannel::release_workers), so that every rank ends
+  // and no message is left half-delivered. Once only; submit() afterwards
+  // throws.
   void shutdown(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
@@ -53,7 +53,6 @@ class MpiPool final : public WorkerPool {
     int slots = 0;
     std::unordered_set<uint64_t> running;  // ids of its jobs not yet reported
     uint64_t nodes = 0;                    // its latest running count
-    bool bye = false;
   };
   void await_hellos(std::chrono::milliseconds timeout);
   Worker& worker_of(int rank);

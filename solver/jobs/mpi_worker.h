@@ -60,8 +60,7 @@ int run_mpi_worker(MpiChannel& ch, TranspositionTable& tt, DfpnOptions opt, int 
           if (decode_control(m->bytes) == Control::Shutdown) {
             pool->stop_all();
             pool.reset();  // joins its threads; reports of stopped jobs are not wanted now
-            send(MessageKind::Bye, encode_bye());
-            ch.flush();
+            ch.say_goodbye();
             return failed ? 1 : 0;
           }
           if (!failed) pool->stop_all();
