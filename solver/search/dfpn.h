@@ -38,8 +38,7 @@ struct DfpnOptions {
   // Before entering a child, replay on it a proven sibling's refutation,
   // visiting at most this many positions (0: never). See refutes().
   int simulation = 16;
-  // The persistent store of proven positions (proven_source.h); none: the
-  // table alone.
+  // A persistent store of proven positions (proven_source.h), or none.
   ProvenSource* store = nullptr;
 };
 
