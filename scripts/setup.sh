@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config git libtbb-dev libxxhash-dev libboost-program-options-dev catch2
           nlohmann-json3-dev liblzma-dev zlib1g-dev clang-format
-          libboost-dev libsqlite3-dev chromium chromium-driver python3-selenium python3-websockets)
+          libboost-dev libsqlite3-dev chromium chromium-driver python3-selenium python3-websockets
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
