@@ -15,6 +15,7 @@
 #include "core/types.h"
 #include "game_input.h"
 #include "solve_session.h"
+#include "solver/jobs/mpi_channel.h"
 
 namespace konobi {
 
@@ -162,6 +163,11 @@ int cmd_solve(const Args& args) {
                   (no_symmetry ? "-plain-keys" : "") + ".sqlite";
     if (no_store) cfg.store.clear();
   }
+  // Under mpirun every rank runs this with the same options; rank 0
+  // manages and the others search (docs/JOBS.md). Without mpirun, MPI is
+  // never started.
+  MpiRuntime mpi;
+  cfg.mpi = &mpi;
   if (gonnect) return SolveSession<GonnectSearch, 1>(cfg, cfg.game.variant()).run();
   return SolveSession<KonobiSearch, 1>(cfg, {}).run();
 }

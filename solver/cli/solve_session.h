@@ -32,6 +32,8 @@
 #include "solver/jobs/checkpoint.h"
 #include "solver/jobs/local_pool.h"
 #include "solver/jobs/manager.h"
+#include "solver/jobs/mpi_pool.h"
+#include "solver/jobs/mpi_worker.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/store/proven_store.h"
 #include "solver/search/proof.h"
@@ -56,6 +58,7 @@ struct SolveConfig {
   double checkpoint_every = 300;
   std::string store;  // the store of proven positions; empty: none
   double store_mb = 4096;
+  MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
 };
 
 // The table solve prints at the end: each opening's value, the effort on
@@ -142,6 +145,13 @@ class SolveSession {
 
   // The whole run; the exit status (130 when interrupted).
   int run() {
+    if (cluster()) {
+      if (!cfg_.manager)
+        throw UsageError(
+            "under mpirun with more than one rank, solve runs the job manager: drop --no-manager");
+      channel_ = std::make_unique<MpiChannel>(*cfg_.mpi);
+      if (cfg_.mpi->rank() != 0) return run_worker();
+    }
     load_or_start();  // before the table takes its memory: a refusal comes at once
     if (cfg_.manager) load_checkpoint();
     results_.provenance = make_provenance(cfg_.command, cfg_.threads, cfg_.tt_mb, cfg_.dfpn);
@@ -280,6 +290,41 @@ class SolveSession {
 
   // --- the job manager (docs/JOBS.md) ---------------------------------------
 
+  bool cluster() const { return cfg_.mpi && cfg_.mpi->active() && cfg_.mpi->size() > 1; }
+
+  // What every rank must agree on, or rank 0 refuses the worker: the game,
+  // the keying and the search's options.
+  std::string mpi_setup() const {
+    std::ostringstream s;
+    s << store_identity().game << " symmetry " << cfg_.dfpn.symmetry << " eval " << cfg_.dfpn.evaluate
+      << " simulation " << cfg_.dfpn.simulation;
+    return s.str();
+  }
+
+  // A rank other than 0: its own table and threads, jobs from rank 0 until
+  // it says the run is over (solver/jobs/mpi_worker.h).
+  int run_worker() {
+    if constexpr (kGonnect) GonnectSearch::merge_before_capture = !cfg_.strict_ghi;
+    results_.game = Rules::name;  // store_identity() reads these
+    if constexpr (kGonnect) {
+      results_.ko_rule = ko_rule_name(variant_.ko);
+      results_.edges = edge_rule_name(variant_.edges);
+      results_.ghi = ghi_name();
+    }
+    classes_ = opening_classes(g_);
+    for (int rep : classes_) todo_.push_back(rep), jobs_.push_back(opening(rep));
+    tt_ = std::make_unique<TranspositionTable>(cfg_.tt_mb);
+    return run_mpi_worker<Game, W>(*channel_, *tt_, cfg_.dfpn, cfg_.threads, root_of(), mpi_setup());
+  }
+
+  std::function<const State&(int)> root_of() const {
+    return [this](int rep) -> const State& {
+      for (size_t i = 0; i < todo_.size(); ++i)
+        if (todo_[i] == rep) return jobs_[i];
+      throw std::invalid_argument("a job for a class this solve does not search");
+    };
+  }
+
   // What a checkpoint and a store belong to: this game, size, rules and keying.
   Checkpoint checkpoint_identity() const {
     Checkpoint c;
@@ -338,12 +383,13 @@ class SolveSession {
       store_ = std::make_unique<ProvenStore>(cfg_.store, store_identity(), cfg_.store_mb);
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
-    auto root_of = [this](int rep) -> const State& {
-      for (size_t i = 0; i < todo_.size(); ++i)
-        if (todo_[i] == rep) return jobs_[i];
-      throw std::logic_error("a job for a class this solve does not search");
-    };
-    pool_ = std::make_unique<LocalPool<Game, W>>(*tt_, opt, cfg_.threads, root_of);
+    const auto root_of = this->root_of();
+    if (cluster()) {
+      if (!cfg_.quiet) std::cerr << "waiting for " << cfg_.mpi->size() - 1 << " worker ranks\n";
+      pool_ = std::make_unique<MpiPool>(*channel_, mpi_setup());
+    } else {
+      pool_ = std::make_unique<LocalPool<Game, W>>(*tt_, opt, cfg_.threads, root_of);
+    }
     ManagerOptions mo;
     mo.job_nodes = cfg_.job_nodes;
     mo.checkpoint_every = cfg_.checkpoint_every;
@@ -585,6 +631,7 @@ class SolveSession {
   std::unique_ptr<CheckpointLock> lock_;
   std::optional<Checkpoint> saved_;
   std::unique_ptr<ProvenStore> store_;
+  std::unique_ptr<MpiChannel> channel_;  // before the pool: it outlives it
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<JobManager<Game, W>> manager_;
   KeySetPool key_sets_;
