@@ -111,14 +111,16 @@ int cmd_solve(const Args& args) {
   cfg.manager = manager || (cfg.size >= 6 && !no_manager);
   if (!cfg.manager) {
     for (const char* o : {"job-nodes", "checkpoint", "checkpoint-every", "store", "store-mb"})
-      if (!vm[o].defaulted()) throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
+      if (vm.count(o) && !vm[o].defaulted())
+        throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
     if (no_store) throw UsageError("--no-store is an option of the job manager; add --manager");
   } else {
     // A limit per class has no meaning when classes share the slots job by
     // job; a run ends with Ctrl-C (or `timeout -s INT`) and --resume goes on.
     if (cfg.class_limit > 0)
-      throw UsageError("--class-limit is for the plain search; with the job manager stop with Ctrl-C or "
-                       "timeout -s INT, and carry on with --resume");
+      throw UsageError(
+          "--class-limit is for the plain search; with the job manager stop with Ctrl-C or "
+          "timeout -s INT, and carry on with --resume");
     if (!(job_nodes >= 1 && job_nodes <= 1e15)) throw UsageError("--job-nodes must be from 1 to 1e15");
     cfg.job_nodes = uint64_t(job_nodes);
     if (!(cfg.checkpoint_every > 0 && cfg.checkpoint_every <= 1e7))
@@ -148,14 +150,15 @@ int cmd_solve(const Args& args) {
   if (const auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty())
     std::filesystem::create_directories(dir);
   if (cfg.manager) {
-    const std::string base = cfg.out.size() > 5 && cfg.out.ends_with(".json") ? cfg.out.substr(0, cfg.out.size() - 5)
-                                                                               : cfg.out;
+    const std::string base =
+        cfg.out.size() > 5 && cfg.out.ends_with(".json") ? cfg.out.substr(0, cfg.out.size() - 5) : cfg.out;
     if (cfg.checkpoint.empty()) cfg.checkpoint = base + ".checkpoint.xz";
     if (std::filesystem::absolute(cfg.checkpoint) == std::filesystem::absolute(cfg.out))
       throw UsageError("--checkpoint must not be the results file " + cfg.out);
     if (!no_store && cfg.store.empty())
-      cfg.store = "konobi-store/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" + std::to_string(cfg.size) +
-                  (gonnect ? "-" + edge_rule_name(cfg.game.variant().edges) + "-" + ghi : "") +
+      cfg.store = "konobi-store/" + cfg.game.game + "-" + std::to_string(cfg.size) + "x" +
+                  std::to_string(cfg.size) +
+                  (gonnect ? "-" + std::string(edge_rule_name(cfg.game.variant().edges)) + "-" + ghi : "") +
                   (no_symmetry ? "-plain-keys" : "") + ".sqlite";
     if (no_store) cfg.store.clear();
   }

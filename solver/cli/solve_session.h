@@ -334,7 +334,8 @@ class SolveSession {
   // shared table (or MPI ranks), the trees written to the checkpoint every
   // few minutes and at the end.
   void search_with_manager() {
-    if (!cfg_.store.empty()) store_ = std::make_unique<ProvenStore>(cfg_.store, store_identity(), cfg_.store_mb);
+    if (!cfg_.store.empty())
+      store_ = std::make_unique<ProvenStore>(cfg_.store, store_identity(), cfg_.store_mb);
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
     auto root_of = [this](int rep) -> const State& {
@@ -356,14 +357,14 @@ class SolveSession {
           if (c.opening == rep) from = &c;
       try {
         manager_->add_class(rep, from);
-      } catch (const std::exception& e) {
-        throw std::runtime_error(cfg_.checkpoint + ": " + e.what());
-      }
+      } catch (const std::exception& e) { throw std::runtime_error(cfg_.checkpoint + ": " + e.what()); }
     }
     ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
     manager_->run(
         &stop_requested(),
-        [this](int rep, bool mover_wins, const ClassTotals& t) { class_proven_by_manager(rep, mover_wins, t); },
+        [this](int rep, bool mover_wins, const ClassTotals& t) {
+          class_proven_by_manager(rep, mover_wins, t);
+        },
         [this](const Checkpoint& c) { write_manager_checkpoint(c); });
     // The classes still open keep their effort and root numbers on record.
     const auto view = manager_->view();
@@ -410,15 +411,15 @@ class SolveSession {
     const auto v = manager_->view();
     std::ostringstream s;
     s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load() << "/"
-      << classes_.size() << " classes proven | jobs " << v.jobs_done << " ("
-      << std::setprecision(1) << v.jobs_done / std::max(secs / 60, 1e-9) << "/min), " << v.in_flight << "/"
-      << v.slots << " running";
+      << classes_.size() << " classes proven | jobs " << v.jobs_done << " (" << std::setprecision(1)
+      << v.jobs_done / std::max(secs / 60, 1e-9) << "/min), " << v.in_flight << "/" << v.slots << " running";
     for (const auto& c : v.classes)
       s << " | " << point_name(n_, c.opening) << " pn " << number(c.pn) << " dn " << number(c.dn) << ", tree "
         << c.tree_nodes << ", replies " << c.replies_settled << "/" << c.replies;
     const uint64_t nodes = pool_->nodes();
     s << " | nodes " << human_count(double(nodes)) << " (" << human_count(nodes / std::max(secs, 1e-9))
-      << "/s) | table " << std::setprecision(0) << tt_->fill() * 100 << "% of " << human_bytes(double(tt_->bytes()));
+      << "/s) | table " << std::setprecision(0) << tt_->fill() * 100 << "% of "
+      << human_bytes(double(tt_->bytes()));
     if (store_) {
       const auto st = store_->stats();
       s << " | store " << human_count(double(st.entries)) << " (" << human_bytes(double(st.bytes)) << ", "

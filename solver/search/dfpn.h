@@ -22,6 +22,7 @@
 #include "eval.h"
 #include "game_search.h"
 #include "movegen.h"
+#include "proven_source.h"
 #include "tt.h"
 
 namespace konobi {
@@ -37,6 +38,8 @@ struct DfpnOptions {
   // Before entering a child, replay on it a proven sibling's refutation,
   // visiting at most this many positions (0: never). See refutes().
   int simulation = 16;
+  // A persistent store of proven positions (proven_source.h), or none.
+  ProvenSource* store = nullptr;
 };
 
 struct SearchStopped {};
