@@ -8,15 +8,20 @@ konobi program as a user runs it:
            passes verify-proof;
   sigkill  the same with SIGKILL (no chance to save: the last periodic
            checkpoint and the lock the kernel released are all there is);
+  stale    a checkpoint older than the results file (kill -9 between the
+           two saves) is carried on from, and goes once nothing in it is open;
   corrupt  a truncated or altered checkpoint makes --resume fail, naming the
            file, and leaves the results file as it was;
   lock     a second solve on the same checkpoint exits 2 with the lock's
            message naming the first's pid, and the first finishes correctly.
 
-Usage: resume_test.py KONOBI CASE [SIZE] [GAME]. Each run works in a fresh
-temporary folder (its store too), so nothing is left in the tree.
+Usage: resume_test.py KONOBI CASE [SIZE] [GAME] [store|no-store]. Each run
+works in a fresh temporary folder, so nothing is left in the tree; with
+`store` (the default) each results file has a store of proven positions
+beside it, kept across its stops and resumes as a user's would be.
 """
 import json
+import lzma
 import os
 import random
 import shutil
@@ -30,12 +35,14 @@ KONOBI = os.path.abspath(sys.argv[1])
 CASE = sys.argv[2]
 SIZE = int(sys.argv[3]) if len(sys.argv) > 3 else 4
 GAME = sys.argv[4] if len(sys.argv) > 4 else "konobi"
+STORE = (sys.argv[5] if len(sys.argv) > 5 else "store") == "store"
 SEEDS = [1, 2, 3, 4, 5]
 NAME = f"{GAME}-{SIZE}x{SIZE}"
+LABEL = f"{CASE} {NAME}{'' if STORE else ' no-store'}"
 
 
 def fail(msg):
-    print(f"FAIL ({CASE} {NAME}): {msg}", flush=True)
+    print(f"FAIL ({LABEL}): {msg}", flush=True)
     sys.exit(1)
 
 
@@ -45,11 +52,10 @@ def check(cond, msg):
 
 
 def manager_args(d, out, proof, extra=()):
-    # Each results file has a store of its own beside it, kept across its
-    # stops and resumes as a user's would be.
+    store = ["--store", os.path.join(os.path.dirname(out), "store.sqlite")] if STORE else ["--no-store"]
     return [KONOBI, "solve", "--game", GAME, "--size", str(SIZE), "--manager", "--job-nodes", "300",
             "--checkpoint-every", "0.05", "--threads", "2", "--tt-mb", "64", "--out", out, "--proof", proof,
-            "--store", os.path.join(os.path.dirname(out), "store.sqlite"), *extra]
+            *store, *extra]
 
 
 def run(args, cwd, timeout=120):
@@ -142,7 +148,7 @@ def case_interrupt(sig):
         os.mkdir(d)
         out, proof = os.path.join(d, f"{NAME}.json"), os.path.join(d, "proofs")
         ckpt = out.replace(".json", ".checkpoint.xz")
-        delay = rng.uniform(0, 0.8 * whole)
+        delay = rng.uniform(0, 0.5 * whole)
         r = None
         for attempt in range(4):  # a run that ended first: again, earlier
             r = interrupted_run(d, out, proof, ckpt, sig, delay)
@@ -157,18 +163,35 @@ def case_interrupt(sig):
             print(f"seed {seed}: the solve ended before every signal", flush=True)
             continue
         rc, se = r
+        if sig == signal.SIGINT and rc == 0:
+            # The signal came as the solve was ending: it finished its work.
+            check(values(out)["complete"] and not os.path.exists(ckpt),
+                  f"seed {seed}: SIGINT gave exit 0 with work left: {se}")
+            print(f"seed {seed}: SIGINT after {delay:.3f} s came as the solve ended (exit 0, complete)", flush=True)
+            continue
         stopped += 1
         if sig == signal.SIGINT:
             check(rc == 130, f"seed {seed}: SIGINT after {delay:.3f} s gave exit {rc}, want 130: {se}")
         else:
             check(rc == -signal.SIGKILL, f"seed {seed}: SIGKILL gave {rc}")
-        check(os.path.exists(ckpt), f"seed {seed}: no checkpoint after the stop")
+        if not os.path.exists(ckpt):
+            # Stopped just after its last class was proven: nothing is left
+            # open, so there is no checkpoint, and the results are complete.
+            check(values(out)["complete"], f"seed {seed}: no checkpoint after the stop, and the results are "
+                  "not complete")
+            print(f"seed {seed}: stopped after {delay:.3f} s, as the last class was proven", flush=True)
+        held = "no checkpoint"
+        if os.path.exists(ckpt):
+            with lzma.open(ckpt, "rt") as f:
+                lines = f.read().splitlines()
+            classes = sum(1 for line in lines if line.startswith("class "))
+            held = f"a checkpoint of {classes} open classes, {len(lines) - 7 - classes} tree nodes"
         rc, so, se2 = run(manager_args(d, out, proof, ["--resume"]), d)
         check(rc == 0, f"seed {seed}: --resume exited {rc}: {se2}")
         check(not os.path.exists(ckpt), f"seed {seed}: the finished resume left its checkpoint")
         check_finished(d, out, proof, ref, f"seed {seed} (stopped after {delay:.3f} s)")
-        print(f"seed {seed}: stopped after {delay:.3f} s past the first checkpoint, resumed: same values, proofs verified",
-              flush=True)
+        print(f"seed {seed}: stopped {delay:.3f} s past the first checkpoint with {held}; resumed: same values, "
+              "proofs verified", flush=True)
     check(stopped >= len(SEEDS) // 2 + 1, f"only {stopped} of {len(SEEDS)} runs were stopped before they ended")
 
 
@@ -208,6 +231,44 @@ def case_corrupt():
     rc, so, se = run(manager_args(d, out, proof, ["--resume"]), d)
     check(rc == 0, f"--resume from the intact checkpoint exited {rc}: {se}")
     check_finished(d, out, proof, reference(WORK), "resume from the intact checkpoint")
+
+
+def case_stale():
+    """A kill -9 between saving the results and replacing the checkpoint
+    leaves a checkpoint older than the results: classes open in it are
+    proven in the file. A resume goes by the results and lets the checkpoint
+    go once nothing in it is open, here built without timing luck: the
+    checkpoint of a stopped run is put back after a resume proved one of its
+    classes, then after a resume proved them all."""
+    ref = reference(WORK)
+    d = WORK
+    out, proof = os.path.join(d, f"{NAME}.json"), os.path.join(d, "proofs")
+    ckpt = out.replace(".json", ".checkpoint.xz")
+    r = interrupted_run(d, out, proof, ckpt, signal.SIGINT, 0)
+    check(r is not None and r[0] == 130, f"the stopped solve gave {r}")
+    check(os.path.exists(ckpt), "no checkpoint after the stop")
+    with open(ckpt, "rb") as f:
+        stale = f.read()
+    text = subprocess.run(["xz", "-dc", ckpt], stdout=subprocess.PIPE, text=True, check=True).stdout
+    open_classes = [line.split()[1] for line in text.splitlines() if line.startswith("class ")]
+    check(len(open_classes) >= 2, f"the stop left {open_classes} open; the test needs two")
+    # One class proven, then the old checkpoint back.
+    rc, so, se = run(manager_args(d, out, proof, ["--resume", "--openings", open_classes[0]]), d)
+    check(rc == 0, f"--resume --openings {open_classes[0]} exited {rc}: {se}")
+    with open(ckpt, "wb") as f:
+        f.write(stale)
+    rc, so, se = run(manager_args(d, out, proof, ["--resume"]), d)
+    check(rc == 0, f"--resume over a checkpoint older than the results exited {rc}: {se}")
+    check(not os.path.exists(ckpt), "a finished resume left a checkpoint older than its results")
+    check_finished(d, out, proof, ref, "resume over an older checkpoint")
+    # Everything proven, and the old checkpoint back.
+    with open(ckpt, "wb") as f:
+        f.write(stale)
+    rc, so, se = run(manager_args(d, out, proof, ["--resume"]), d)
+    check(rc == 0, f"--resume with every class proven exited {rc}: {se}")
+    check(not os.path.exists(ckpt), "a resume with nothing left to do kept a checkpoint of proven classes")
+    check_finished(d, out, proof, ref, "resume with nothing left")
+    print(f"checkpoint with {open_classes} open, older than the results: resumed, then removed", flush=True)
 
 
 def case_lock():
@@ -262,10 +323,12 @@ try:
         case_interrupt(signal.SIGKILL)
     elif CASE == "corrupt":
         case_corrupt()
+    elif CASE == "stale":
+        case_stale()
     elif CASE == "lock":
         case_lock()
     else:
         fail(f"unknown case {CASE}")
-    print(f"PASS ({CASE} {NAME})")
+    print(f"PASS ({LABEL})")
 finally:
     shutil.rmtree(WORK, ignore_errors=True)
