@@ -225,6 +225,29 @@ def case_corrupt():
         with open(ckpt, "rb") as f:
             check(f.read() == data, f"{what}: the checkpoint was replaced")
         print(f"{what}: exit {rc}, {se.strip().splitlines()[-1]}", flush=True)
+    # A whole, valid checkpoint of another game (a Gonnect solve's): refused
+    # by its header, naming the file.
+    g = os.path.join(d, "gonnect")
+    os.mkdir(g)
+    gout = os.path.join(g, "gonnect-4x4.json")
+    gckpt = gout.replace(".json", ".checkpoint.xz")
+    p = start([KONOBI, "solve", "--game", "gonnect", "--size", "4", "--manager", "--job-nodes", "300",
+               "--checkpoint-every", "0.05", "--threads", "2", "--tt-mb", "64", "--no-store", "--out", gout], g)
+    t0 = time.monotonic()
+    while not os.path.exists(gckpt) and p.poll() is None and time.monotonic() - t0 < 60:
+        time.sleep(0.002)
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=60)
+    check(os.path.exists(gckpt), f"the Gonnect solve left no checkpoint (exit {p.returncode})")
+    with open(ckpt, "wb") as f:
+        f.write(good)
+    rc, so, se = run(manager_args(d, out, proof, ["--resume", "--checkpoint", gckpt]), d)
+    check(rc == 2, f"a Gonnect checkpoint for a Konobi solve: exit {rc}, want 2: {se}")
+    check(gckpt in se and "not of this solve" in se, f"a Gonnect checkpoint for a Konobi solve: {se!r}")
+    with open(out, "rb") as f:
+        check(f.read() == results, "a Gonnect checkpoint for a Konobi solve: the results file changed")
+    print(f"another game's checkpoint: exit {rc}, {se.strip().splitlines()[-1]}", flush=True)
+
     # The good one still carries on.
     with open(ckpt, "wb") as f:
         f.write(good)
