@@ -160,11 +160,13 @@ class SolveSession {
     install_stop_handler();
     t_start_ = std::chrono::steady_clock::now();
     plan();
+    drop_proven_from_checkpoint();
     // --resume with every class asked for proven: the file stays as it is,
     // unless it was read re-grouped, when it gains the openings of merged classes.
     if (todo_.empty() && !results_.regrouped_on_read) {
       if (!cfg_.quiet)
         std::cerr << "nothing left to do: every class asked for is proven in " << cfg_.out << "\n";
+      if (saved_ && saved_->classes.empty()) std::filesystem::remove(cfg_.checkpoint);
       print_results_table(results_, std::cout);
       return 0;
     }
@@ -362,6 +364,17 @@ class SolveSession {
                 << (saved_->classes.size() == 1 ? "" : "es") << " (" << nodes << " tree nodes) from "
                 << cfg_.checkpoint << "\n";
     }
+  }
+
+  // A kill -9 between saving the results and replacing the checkpoint
+  // leaves a checkpoint older than the results: the classes the results
+  // hold proven are no longer carried (nor kept in the checkpoint for ever).
+  void drop_proven_from_checkpoint() {
+    if (!saved_) return;
+    auto& cs = saved_->classes;
+    cs.erase(std::remove_if(cs.begin(), cs.end(),
+                            [&](const CheckpointClass& c) { return results_.openings[c.opening].solved; }),
+             cs.end());
   }
 
   StoreIdentity store_identity() const {
