@@ -20,6 +20,11 @@ struct Job {
   int opening = -1;        // the class's representative point: its root is Black's stone there, White to move
   std::vector<Move> path;  // from the class root to the leaf: placements, or kPass where the mover must pass
   uint64_t max_nodes = 0;  // the job's budget, counted over all its searches; 0: none
+  // The leaf's thresholds, as df-pn would give it from the manager's tree:
+  // the job ends (Open) once its pn reaches th_pn or its dn th_dn, where
+  // the tree's numbers would send df-pn to another leaf. kInf (0x3fffffff):
+  // none, the job runs until its value or its budget.
+  uint32_t th_pn = 0x3fffffff, th_dn = 0x3fffffff;
 };
 
 enum class JobOutcome : uint8_t {

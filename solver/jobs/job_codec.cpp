@@ -144,6 +144,8 @@ std::vector<uint8_t> encode_job(const Job& j) {
   w.u32(uint32_t(j.path.size()));
   for (Move m : j.path) w.i32(m);
   w.u64(j.max_nodes);
+  w.u32(j.th_pn);
+  w.u32(j.th_dn);
   return w.take();
 }
 
@@ -157,6 +159,9 @@ Job decode_job(const std::vector<uint8_t>& bytes) {
   j.path.reserve(n);
   for (uint32_t i = 0; i < n; ++i) j.path.push_back(read_move(r, "path move"));
   j.max_nodes = r.u64("max_nodes");
+  j.th_pn = r.u32("th_pn");
+  j.th_dn = r.u32("th_dn");
+  if (j.th_pn == 0 || j.th_pn > kInf || j.th_dn == 0 || j.th_dn > kInf) r.fail("thresholds out of range");
   r.end();
   return j;
 }

@@ -15,7 +15,7 @@
 
 namespace konobi {
 
-inline constexpr uint8_t kJobCodecVersion = 1;
+inline constexpr uint8_t kJobCodecVersion = 2;  // 2: jobs carry thresholds
 
 enum class MessageKind : uint8_t {
   Hello = 1,     // worker -> manager, once: its slots and the setup it was started with

@@ -38,6 +38,7 @@ struct ManagerOptions {
   uint64_t job_nodes = 2'000'000;  // one job's budget
   double checkpoint_every = 300;   // seconds
   bool symmetry = true;
+  double epsilon = 0.25;  // the thresholds' slack, as df-pn's
 };
 
 // What the manager tells its caller: a class proven, a checkpoint to write.
@@ -330,17 +331,37 @@ class JobManager {
     return false;
   }
 
-  // The most proving open leaf under node i that has no job in flight: down
-  // the child of least dn among those that have one (-1: none).
-  int select(const Tree& t, int i) const {
+  // The most proving open leaf under node i that has no job in flight, and
+  // its thresholds: down the child of least dn among those that have a free
+  // leaf, with the thresholds df-pn would give it (the 1+epsilon trick, the
+  // runner-up being the next such child), so that a job stops where df-pn
+  // would turn to another leaf. The thresholds are above the leaf's
+  // numbers, so a job always has room.
+  struct Pick {
+    int leaf = -1;
+    uint32_t th_pn = kInf, th_dn = kInf;
+  };
+  Pick select(const Tree& t, int i, uint32_t th_pn, uint32_t th_dn) const {
     const Node& n = t.nodes[i];
-    if (n.value != Value::Open) return -1;
-    if (!n.expanded) return n.in_flight ? -1 : i;
-    std::vector<int> order(n.children);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return t.nodes[a].dn < t.nodes[b].dn; });
-    for (int c : order)
-      if (const int leaf = select(t, c); leaf >= 0) return leaf;
-    return -1;
+    if (n.value != Value::Open) return {};
+    if (!n.expanded) return n.in_flight ? Pick{} : Pick{i, th_pn, th_dn};
+    int best = -1;
+    uint32_t second_dn = kInf;
+    for (int c : n.children) {
+      if (!selectable(t, c)) continue;
+      if (best < 0 || t.nodes[c].dn < t.nodes[best].dn) {
+        if (best >= 0) second_dn = std::min(second_dn, t.nodes[best].dn);
+        best = c;
+      } else {
+        second_dn = std::min(second_dn, t.nodes[c].dn);
+      }
+    }
+    if (best < 0) return {};
+    const Node& c = t.nodes[best];
+    const uint64_t slack = uint64_t(double(second_dn) * (1.0 + opt_.epsilon)) + 1;
+    const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
+    const uint32_t child_th_pn = th_dn > n.dn ? sat(uint64_t(th_dn) - n.dn + c.pn) : c.pn + 1;
+    return select(t, best, std::max(child_th_pn, c.pn + 1), std::max(child_th_dn, c.dn + 1));
   }
 
   // The class to give the next job: of those with a free leaf, the one
@@ -362,22 +383,25 @@ class JobManager {
       const int k = pick_tree();
       if (k < 0) return;
       Tree& t = trees_[size_t(k)];
-      int leaf = select(t, 0);
+      Pick pick = select(t, 0, kInf, kInf);
       // A leaf whose jobs have spent a whole budget is expanded, and the
       // job goes to its most proving child instead.
-      while (leaf >= 0 && t.nodes[leaf].job_nodes >= opt_.job_nodes) {
-        expand(t, leaf);
-        update_up(t, leaf);
+      while (pick.leaf >= 0 && t.nodes[pick.leaf].job_nodes >= opt_.job_nodes) {
+        expand(t, pick.leaf);
+        update_up(t, pick.leaf);
         if (t.nodes[0].value != Value::Open) break;
-        leaf = select(t, 0);
+        pick = select(t, 0, kInf, kInf);
       }
       if (announce_if_proven(size_t(k))) continue;
+      const int leaf = pick.leaf;
       if (leaf < 0) continue;
       Job job;
       job.id = ++last_id_;
       job.opening = t.opening;
       job.path = path_of(t, leaf);
       job.max_nodes = opt_.job_nodes;
+      job.th_pn = pick.th_pn;
+      job.th_dn = pick.th_dn;
       t.nodes[leaf].in_flight = true;
       ++t.in_flight, ++in_flight_;
       flights_[job.id] = {k, leaf};

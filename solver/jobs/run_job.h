@@ -50,10 +50,15 @@ requires SearchedGame<Game, W> JobReport run_job(const Job& job, const typename 
   JobReport r;
   r.id = job.id;
   try {
-    const bool wins = dfpn.solve(leaf);
-    r.outcome = wins ? JobOutcome::MoverWins : JobOutcome::MoverLoses;
-    r.pn = wins ? 0 : kInf;
-    r.dn = wins ? kInf : 0;
+    if (job.th_pn >= kInf && job.th_dn >= kInf) {
+      const bool wins = dfpn.solve(leaf);
+      r.outcome = wins ? JobOutcome::MoverWins : JobOutcome::MoverLoses;
+      r.pn = wins ? 0 : kInf;
+      r.dn = wins ? kInf : 0;
+    } else {
+      dfpn.search_within(leaf, job.th_pn, job.th_dn, r.pn, r.dn);
+      r.outcome = r.pn == 0 ? JobOutcome::MoverWins : r.dn == 0 ? JobOutcome::MoverLoses : JobOutcome::Open;
+    }
   } catch (const SearchStopped&) {
     r.outcome = stop && stop->load() ? JobOutcome::Stopped : JobOutcome::Open;
   }

@@ -74,6 +74,17 @@ class Dfpn {
     }
   }
 
+  // One bounded search of root (the job manager's jobs): returns once
+  // root's pn reaches th_pn or its dn reaches th_dn, or it is proven, with
+  // its numbers in pn and dn; throws SearchStopped as solve() does.
+  void search_within(const State& root, uint32_t th_pn, uint32_t th_dn, uint32_t& pn, uint32_t& dn) {
+    const uint64_t k = key(root);
+    const auto f = tt_.probe(k);
+    pn = f.pn, dn = f.dn;
+    if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) return;
+    mid(root, k, 0, th_pn, th_dn, pn, dn, !f.hit);
+  }
+
   uint64_t nodes() const { return nodes_; }
   // Children proven by replaying a sibling's refutation instead of searched.
   uint64_t simulated() const { return simulated_; }
