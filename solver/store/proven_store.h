@@ -42,7 +42,7 @@ class ProvenStore final : public ProvenSource {
   void flush();
 
   struct Stats {
-    uint64_t entries = 0, bytes = 0;  // on disk, after the last flush
+    uint64_t entries = 0, bytes = 0;         // on disk, after the last flush
     uint64_t finds = 0, hits = 0, adds = 0;  // this process's
   };
   Stats stats() const;
