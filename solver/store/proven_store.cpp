@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -166,6 +167,48 @@ struct ProvenStore::Impl {
   std::vector<std::unique_ptr<Reader>> readers;  // idle ones
 
   std::atomic<uint64_t> finds{0}, hits{0}, adds{0};
+
+  // A Bloom filter of the keys this process knows to be in the store (read
+  // on opening, added since): df-pn asks about many positions the store
+  // does not hold, and a miss here costs a few cache lines instead of a
+  // database lookup (which made a 5x5 solve twice as slow). About 6 bits a
+  // key at the cap's size, 4 probes: some 6% of misses still reach SQLite.
+  // Positions another process adds after this opening are not seen (they
+  // are found again when this process next opens the store).
+  struct FreeBits {
+    void operator()(uint64_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint64_t, FreeBits> filter;
+  uint64_t filter_mask = 0;  // bits - 1
+
+  void make_filter() {
+    const double bits_wanted = double(cap_bytes) / 20 * 6;  // ~20 bytes a row on disk
+    uint64_t bits = uint64_t(1) << 16;
+    while (double(bits) < bits_wanted && bits < (uint64_t(1) << 34)) bits <<= 1;
+    filter.reset(static_cast<uint64_t*>(std::calloc(bits / 64, sizeof(uint64_t))));
+    if (!filter) fail(path, "no memory for its filter (" + std::to_string(bits / 8 / 1024 / 1024) + " MB)");
+    filter_mask = bits - 1;
+  }
+  template <class F>
+  bool each_bit(uint64_t key, F&& f) const {
+    const uint64_t h = mix(key), step = mix(h) | 1;
+    for (int i = 0; i < 4; ++i)
+      if (!f((h + uint64_t(i) * step) & filter_mask)) return false;
+    return true;
+  }
+  void filter_add(uint64_t key) {
+    each_bit(key, [&](uint64_t b) {
+      std::atomic_ref<uint64_t>(filter.get()[b >> 6])
+          .fetch_or(uint64_t(1) << (b & 63), std::memory_order_relaxed);
+      return true;
+    });
+  }
+  bool filter_may_hold(uint64_t key) const {
+    return each_bit(key, [&](uint64_t b) {
+      return (std::atomic_ref<uint64_t>(filter.get()[b >> 6]).load(std::memory_order_relaxed) >> (b & 63) &
+              1) != 0;
+    });
+  }
   std::atomic<uint64_t> entries{0}, bytes{0};
   uint64_t limit = 0, used_at_limit = 0;  // the cap in entries, and the size it was taken at (write_mutex)
 
@@ -218,6 +261,7 @@ struct ProvenStore::Impl {
   }
 
   void open() {
+    make_filter();
     check_length();
     // journal_mode=WAL reads the header: a file that is no database fails here.
     {
@@ -291,13 +335,16 @@ struct ProvenStore::Impl {
     // Every row's checksum: quick_check vouches for the B-tree, not for
     // the bytes of a value.
     Statement rows(writer, "SELECT key, v FROM proven");
-    while (rows.step("checking"))
+    while (rows.step("checking")) {
+      filter_add(uint64_t(rows.integer(0)));
       if (!unpack(uint64_t(rows.integer(0)), rows.integer(1)))
         fail(path, "damaged (the entry of key " + std::to_string(uint64_t(rows.integer(0))) +
                        " fails its checksum)");
+    }
   }
 
   std::optional<ProvenPosition> find(uint64_t key) {
+    if (!filter_may_hold(key)) return std::nullopt;
     {
       std::lock_guard lock(mutex);
       if (auto it = pending.find(key); it != pending.end()) return it->second;
@@ -326,6 +373,7 @@ struct ProvenStore::Impl {
   }
 
   void add(const ProvenPosition& p) {
+    filter_add(p.key);
     std::lock_guard lock(mutex);
     if (!write_error.empty()) throw std::runtime_error(write_error);
     auto [it, inserted] = pending.try_emplace(p.key, p);
