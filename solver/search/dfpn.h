@@ -38,8 +38,13 @@ struct DfpnOptions {
   // Before entering a child, replay on it a proven sibling's refutation,
   // visiting at most this many positions (0: never). See refutes().
   int simulation = 16;
-  // A persistent store of proven positions (proven_source.h), or none.
+  // A store of proven positions kept across jobs and runs (proven_source.h):
+  // positions within store_depth plies of the search's root that the table
+  // does not hold are looked up in it, and those proven there at a cost of
+  // at least store_min_nodes nodes are added to it. nullptr: none.
   ProvenSource* store = nullptr;
+  int store_depth = 6;
+  uint64_t store_min_nodes = 4096;
 };
 
 struct SearchStopped {};
@@ -59,6 +64,7 @@ class Dfpn {
   bool solve(const State& root) {
     const uint64_t k = key(root);
     uint32_t pn = 1, dn = 1, th_pn = 0, th_dn = 0;
+    if (opt_.store && opt_.store_depth >= 0 && !tt_.probe(k).hit && from_store(k, pn, dn)) return pn == 0;
     while (true) {
       const auto f = tt_.probe(k);
       if (f.hit) pn = f.pn, dn = f.dn;
@@ -103,6 +109,7 @@ class Dfpn {
     uint16_t order;
     uint8_t work;  // the table's work code, for choosing among winning moves
     bool known;    // the table held it when this node was entered, or it was searched since
+    bool stored;   // the store was asked about it and has no entry
   };
   static constexpr int kMaxChildren = 64;  // boards up to 8x8
   static constexpr int kSharedDepth = 8;
@@ -116,7 +123,8 @@ class Dfpn {
   // reach its thresholds (or it is proven), replaying a refuted sibling's
   // refutation on a child before entering it.
   void mid(const State& pos, uint64_t k, int depth, uint32_t th_pn, uint32_t th_dn, uint32_t& out_pn,
-           uint32_t& out_dn, bool fresh = false) {  // fresh: the table did not hold pos
+           uint32_t& out_dn, bool fresh = false, bool asked = false) {
+    // fresh: the table did not hold pos; asked: the store has no entry for it
     KONOBI_ASSERT(th_pn <= kInf && th_dn <= kInf);
     // Threads meet near the root, where the big subtrees are: only there is
     // it worth marking positions busy and re-reading siblings that others
@@ -132,6 +140,8 @@ class Dfpn {
       }
     }
     const uint64_t start_nodes = count_node();
+    // A position proven in an earlier job or run is taken as it was proven.
+    if (opt_.store && fresh && !asked && depth <= opt_.store_depth && from_store(k, out_pn, out_dn)) return;
 
     const NodeMoves<W> nm = Game::moves(pos);
     if (nm.kind == NodeKind::WinNow || nm.kind == NodeKind::LoseNow) {
@@ -143,7 +153,7 @@ class Dfpn {
 
     Child children[kMaxChildren];
     const int count = expand(pos, nm, children);
-    int refuted = seed(pos, nm, fresh, children, count);
+    int refuted = seed(pos, nm, fresh, depth, children, count);
     if (shared) tt_.add_busy(k, +1);
 
     uint64_t replayed = 0;  // the children a replay was tried on, once per visit
@@ -155,6 +165,7 @@ class Dfpn {
             s.pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1;
         tt_.store(k, s.pn, s.dn, int8_t(mv), nodes_ - start_nodes + 1);
         if (shared) tt_.add_busy(k, -1);
+        if (opt_.store && (s.pn == 0 || s.dn == 0) && depth <= opt_.store_depth) to_store(k, s.pn == 0, mv);
         return;
       }
       Child& c = children[s.best];
@@ -178,7 +189,8 @@ class Dfpn {
         // Children share what they can with pos (Gonnect: the history),
         // so they are built only while pos lives: to descend or evaluate.
         const uint64_t before = nodes_;
-        mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn, !c.known);
+        mid(Game::child(pos, c.move), c.key, depth + 1, child_th_pn, child_th_dn, c.pn, c.dn, !c.known,
+            c.stored);
         c.known = true;
         c.work = std::max(c.work, TranspositionTable::work_code(nodes_ - before));
         if (c.pn == 0 && c.move != kPass && opt_.simulation > 0) refuted = s.best;
@@ -208,12 +220,13 @@ class Dfpn {
   int expand(const State& pos, const NodeMoves<W>& nm, Child* children) {
     int count = 0;
     if (nm.kind == NodeKind::PassOnly) {
-      children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0, 0, false};
+      children[count++] = {key(Game::child(pos, kPass)), 1, 1, int16_t(kPass), 0, 0, false, false};
       return count;
     }
     nm.moves.for_each([&](int m) {
       KONOBI_ASSERT(count < kMaxChildren);
-      children[count++] = {child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m), 0, false};
+      children[count++] = {
+          child_key(pos, m), 1, 1, int16_t(m), move_order(Game::board(pos), m), 0, false, false};
     });
     // The table probes are the cost of a node: start every cache miss
     // before waiting on the first, and let the sorts and the evaluation
@@ -237,7 +250,7 @@ class Dfpn {
   // evaluation. Returns a proven sibling to replay (a move of ours that the
   // opponent refutes; only the table proves a child here, estimates never
   // do), or -1.
-  int seed(const State& pos, const NodeMoves<W>& nm, bool fresh, Child* children, int count) {
+  int seed(const State& pos, const NodeMoves<W>& nm, bool fresh, int depth, Child* children, int count) {
     // Children the table does not know start from the evaluation. On a
     // node's first visit nearly all are new, so its work is done at once,
     // in the shadow of the probes' misses; df-pn comes back to a node many
@@ -245,10 +258,19 @@ class Dfpn {
     // is done only if one is missing.
     std::optional<typename Game::template ChildEstimates<W>> estimates;
     if (fresh && opt_.evaluate && nm.kind != NodeKind::PassOnly) estimates.emplace(pos);
+    // On a node's first visit, the children the table misses are looked up
+    // in the store (near the root only): a proven child settles the node or
+    // is one move fewer to search, and may be replayed on its siblings.
+    const bool ask = opt_.store && fresh && depth + 1 <= opt_.store_depth;
     int refuted = -1;
     for (int i = 0; i < count; ++i) {
       Child& c = children[i];
-      const auto f = tt_.probe(c.key);
+      auto f = tt_.probe(c.key);
+      if (!f.hit && ask) {
+        uint32_t pn, dn;
+        if (from_store(c.key, pn, dn)) f.hit = true, f.pn = pn, f.dn = dn, f.work = tt_.probe(c.key).work;
+        else c.stored = true;
+      }
       if (f.hit) {
         c.known = true;
         c.pn = f.pn, c.dn = f.dn, c.work = uint8_t(f.work);
@@ -416,6 +438,27 @@ class Dfpn {
   }
 
   uint64_t child_key(const State& pos, int m) const { return Game::child_key(pos, m, opt_.symmetry); }
+
+  // The store's entry for k, written into the table as proven (with the
+  // winning move and the work it records): its numbers, or false.
+  bool from_store(uint64_t k, uint32_t& pn, uint32_t& dn) {
+    const std::optional<ProvenPosition> p = opt_.store->find(k);
+    if (!p) return false;
+    pn = p->mover_wins ? 0 : kInf;
+    dn = p->mover_wins ? kInf : 0;
+    // work_code(2^(c/2 - 1)) == c: the entry gets the work the store records.
+    const uint64_t work_nodes = p->work < 2 ? p->work : uint64_t(1) << std::min(62, p->work / 2 - 1);
+    tt_.store(k, pn, dn, p->mover_wins ? p->best : int8_t(-1), work_nodes);
+    return true;
+  }
+
+  // Adds a position just proven to the store if its proof was costly: the
+  // table's work for it (the most any visit spent) reaches store_min_nodes.
+  void to_store(uint64_t k, bool mover_wins, int best) {
+    const auto f = tt_.probe(k);
+    if (!f.hit || f.work < TranspositionTable::work_code(opt_.store_min_nodes)) return;
+    opt_.store->add({k, mover_wins, int8_t(mover_wins ? best : -1), uint8_t(f.work)});
+  }
 
   // The winning move whose proof took the least work: the proof builder
   // follows it, and small subtrees make small proofs.

@@ -1,6 +1,7 @@
 // Proofs anyone can check: for every position of the winner's strategy, the
 // winner's move, with every reply of the loser covered. Built from the
-// solved table (re-solving any child whose entry was overwritten), choosing
+// solved table (or the store of proven positions, DfpnOptions::store, where
+// the table forgot; re-solving any child whose entry was lost), choosing
 // immediate wins first and otherwise the winning child that cost the least
 // to prove, so proofs stay small. The text formats are in docs/PROOFS.md and
 // are read by `konobi verify-proof`, whose rules share no code with this file
@@ -176,6 +177,7 @@ class ProofBuilder {
       const auto f = tt_.probe(keys[i]);
       if (f.hit && f.dn == 0 && f.work < best_work) best = moves[i], best_work = f.work;
     }
+    if (best < 0) best = stored_move(s, legal);
     if (best < 0) best = prove_again(s, moves, keys, count);
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
     record(s, best);
@@ -210,6 +212,17 @@ class ProofBuilder {
       }
     }
     return -1;
+  }
+
+  // The winning move the store (opt.store) records for s, or -1: the table
+  // lost s's proof, an earlier job or run kept it. Keys and moves are the
+  // table's, so it is followed as a table hit would be.
+  Move stored_move(const State& s, const Bitboard<W>& legal) const {
+    if (!opt_.store) return -1;
+    const auto p = opt_.store->find(Game::key(s, opt_.symmetry));
+    if (!p || !p->mover_wins || p->best < 0) return -1;
+    const Move m = board_move<Game, W>(s, p->best, opt_.symmetry);
+    return legal.test(m) ? m : -1;
   }
 
   // The winning move s's own entry names, or -1.
