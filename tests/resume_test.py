@@ -54,7 +54,7 @@ def check(cond, msg):
 def manager_args(d, out, proof, extra=()):
     store = ["--store", os.path.join(os.path.dirname(out), "store.sqlite")] if STORE else ["--no-store"]
     return [KONOBI, "solve", "--game", GAME, "--size", str(SIZE), "--manager", "--job-nodes", "300",
-            "--checkpoint-every", "0.05", "--threads", "2", "--tt-mb", "64", "--out", out, "--proof", proof,
+            "--checkpoint-every", "0.01", "--threads", "2", "--tt-mb", "64", "--out", out, "--proof", proof,
             *store, *extra]
 
 
@@ -243,7 +243,7 @@ def case_corrupt():
     gout = os.path.join(g, "gonnect-4x4.json")
     gckpt = gout.replace(".json", ".checkpoint.xz")
     p = start([KONOBI, "solve", "--game", "gonnect", "--size", "4", "--manager", "--job-nodes", "300",
-               "--checkpoint-every", "0.05", "--threads", "2", "--tt-mb", "64", "--no-store", "--out", gout], g)
+               "--checkpoint-every", "0.01", "--threads", "2", "--tt-mb", "64", "--no-store", "--out", gout], g)
     t0 = time.monotonic()
     while not os.path.exists(gckpt) and p.poll() is None and time.monotonic() - t0 < 60:
         time.sleep(0.002)

@@ -150,9 +150,9 @@ TEST_CASE("malformed messages are refused with what is wrong", "[mpi]") {
   b[14] = 0xff, b[15] = 0xff, b[16] = 0xff, b[17] = 0xff;  // a path of 4 billion moves
   CHECK_THROWS_WITH(decode_job(b), Catch::Contains("path length"));
   b = job;
-  b[14] = 2;  // two moves announced, one there: the second is read from max_nodes, which is then short
-  CHECK_THROWS_WITH(decode_job(b), Catch::Contains("ends inside max_nodes"));
-  b[14] = 5;  // five announced, room for three
+  b[14] = 2;  // two moves announced, one there: the fields after the path shift by 4, and the last is short
+  CHECK_THROWS_WITH(decode_job(b), Catch::Contains("ends inside th_dn"));
+  b[14] = 8;  // eight announced, room for seven
   CHECK_THROWS_WITH(decode_job(b), Catch::Contains("ends inside path length"));
   b = job;
   b[18] = 0xfe, b[19] = 0xff, b[20] = 0xff, b[21] = 0xff;  // move -2 (a swap has no place in a job)

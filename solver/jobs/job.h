@@ -25,6 +25,10 @@ struct Job {
   // the tree's numbers would send df-pn to another leaf. kInf (0x3fffffff):
   // none, the job runs until its value or its budget.
   uint32_t th_pn = 0x3fffffff, th_dn = 0x3fffffff;
+  // Below this many nodes a job goes on past its thresholds: a job must
+  // search more than its round trip costs (microseconds in-process, about
+  // a millisecond over MPI).
+  uint64_t min_nodes = 0;
 };
 
 enum class JobOutcome : uint8_t {

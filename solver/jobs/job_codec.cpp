@@ -144,6 +144,7 @@ std::vector<uint8_t> encode_job(const Job& j) {
   w.u32(uint32_t(j.path.size()));
   for (Move m : j.path) w.i32(m);
   w.u64(j.max_nodes);
+  w.u64(j.min_nodes);
   w.u32(j.th_pn);
   w.u32(j.th_dn);
   return w.take();
@@ -159,6 +160,7 @@ Job decode_job(const std::vector<uint8_t>& bytes) {
   j.path.reserve(n);
   for (uint32_t i = 0; i < n; ++i) j.path.push_back(read_move(r, "path move"));
   j.max_nodes = r.u64("max_nodes");
+  j.min_nodes = r.u64("min_nodes");
   j.th_pn = r.u32("th_pn");
   j.th_dn = r.u32("th_dn");
   if (j.th_pn == 0 || j.th_pn > kInf || j.th_dn == 0 || j.th_dn > kInf) r.fail("thresholds out of range");

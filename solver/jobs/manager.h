@@ -38,7 +38,8 @@ struct ManagerOptions {
   uint64_t job_nodes = 2'000'000;  // one job's budget
   double checkpoint_every = 300;   // seconds
   bool symmetry = true;
-  double epsilon = 0.25;  // the thresholds' slack, as df-pn's
+  double epsilon = 0.25;       // the thresholds' slack, as df-pn's
+  uint64_t min_job_nodes = 0;  // Job::min_nodes: what a job searches at least (unless it proves its leaf)
 };
 
 // What the manager tells its caller: a class proven, a checkpoint to write.
@@ -402,6 +403,7 @@ class JobManager {
       job.max_nodes = opt_.job_nodes;
       job.th_pn = pick.th_pn;
       job.th_dn = pick.th_dn;
+      job.min_nodes = std::min(opt_.min_job_nodes, opt_.job_nodes);
       t.nodes[leaf].in_flight = true;
       ++t.in_flight, ++in_flight_;
       flights_[job.id] = {k, leaf};

@@ -56,7 +56,7 @@ requires SearchedGame<Game, W> JobReport run_job(const Job& job, const typename 
       r.pn = wins ? 0 : kInf;
       r.dn = wins ? kInf : 0;
     } else {
-      dfpn.search_within(leaf, job.th_pn, job.th_dn, r.pn, r.dn);
+      dfpn.search_within(leaf, job.th_pn, job.th_dn, job.min_nodes, r.pn, r.dn);
       r.outcome = r.pn == 0 ? JobOutcome::MoverWins : r.dn == 0 ? JobOutcome::MoverLoses : JobOutcome::Open;
     }
   } catch (const SearchStopped&) {

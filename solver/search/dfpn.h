@@ -80,15 +80,26 @@ class Dfpn {
     }
   }
 
-  // One bounded search of root (the job manager's jobs): returns once
-  // root's pn reaches th_pn or its dn reaches th_dn, or it is proven, with
-  // its numbers in pn and dn; throws SearchStopped as solve() does.
-  void search_within(const State& root, uint32_t th_pn, uint32_t th_dn, uint32_t& pn, uint32_t& dn) {
+  // A bounded search of root (the job manager's jobs): returns once root
+  // is proven, or its pn reaches th_pn or its dn th_dn after at least
+  // min_nodes nodes (below that the thresholds widen, as solve()'s do, so
+  // that a job is never so short that sending it costs more than it
+  // searches); its numbers in pn and dn. Throws SearchStopped as solve().
+  void search_within(const State& root, uint32_t th_pn, uint32_t th_dn, uint64_t min_nodes, uint32_t& pn,
+                     uint32_t& dn) {
     const uint64_t k = key(root);
     const auto f = tt_.probe(k);
     pn = f.pn, dn = f.dn;
-    if (pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn) return;
-    mid(root, k, 0, th_pn, th_dn, pn, dn, !f.hit);
+    bool fresh = !f.hit;
+    while (pn != 0 && dn != 0) {
+      if (pn >= th_pn || dn >= th_dn) {
+        if (nodes_ >= min_nodes) return;
+        th_pn = std::max(th_pn, widen(pn));
+        th_dn = std::max(th_dn, widen(dn));
+      }
+      mid(root, k, 0, th_pn, th_dn, pn, dn, fresh);
+      fresh = false;
+    }
   }
 
   uint64_t nodes() const { return nodes_; }
