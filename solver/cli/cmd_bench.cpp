@@ -113,7 +113,7 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
 int cmd_bench(const Args& args) {
   po::options_description opts("bench options");
   double tt_mb = 64;
-  bool alphabeta = false, no_symmetry = false, no_eval = false;
+  bool alphabeta = false, no_symmetry = false, no_eval = false, no_must_play = false;
   int threads = 1;
   std::vector<std::string> positions;
   DfpnOptions opt;
@@ -128,6 +128,9 @@ int cmd_bench(const Args& args) {
     ("no-eval", po::bool_switch(&no_eval), "df-pn with 1/1 initial proof numbers")
     ("simulation", po::value<int>(&opt.simulation)->default_value(opt.simulation),
      "positions a replay of a refuted sibling's refutation may visit (0: no replays)")
+    ("no-must-play", po::bool_switch(&no_must_play), "konobi: df-pn over every move, without must-play regions")
+    ("must-play-depth", po::value<int>(&opt.must_play_depth)->default_value(opt.must_play_depth),
+     "konobi: the threats in a row (1 to 4) a null-move win of the opponent may make to narrow the moves searched")
     ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare")
     ("position,p", po::value<std::vector<std::string>>(&positions)->composing(),
      "solve these positions (up to 8x8; repeatable) instead of the fixed set");
@@ -135,6 +138,7 @@ int cmd_bench(const Args& args) {
   po::variables_map vm;
   if (parse_command_line("bench",
                          "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--simulation N] "
+                         "[--no-must-play] "
                          "[--alphabeta] [-p POSITION]...",
                          args, opts, vm))
     return 0;
@@ -142,6 +146,9 @@ int cmd_bench(const Args& args) {
   if (!(opt.epsilon >= 0 && opt.epsilon <= 10)) throw UsageError("--epsilon must be from 0 to 10");
   opt.symmetry = !no_symmetry;
   opt.evaluate = !no_eval;
+  opt.must_play = !no_must_play;
+  if (opt.must_play_depth < 1 || opt.must_play_depth > 4)
+    throw UsageError("--must-play-depth must be from 1 to 4");
   check_simulation(opt.simulation);
   choice.check(vm);
   if (choice.gonnect()) {

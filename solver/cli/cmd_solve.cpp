@@ -40,7 +40,8 @@ std::vector<int> parse_openings(int n, const std::string& list) {
 int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
-  bool no_symmetry = false, no_eval = false, manager = false, no_manager = false, no_store = false;
+  bool no_symmetry = false, no_eval = false, no_must_play = false, manager = false, no_manager = false,
+       no_store = false;
   double job_nodes = double(cfg.job_nodes);
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
@@ -67,6 +68,10 @@ int cmd_solve(const Args& args) {
     ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
     ("simulation", po::value<int>(&cfg.dfpn.simulation)->default_value(cfg.dfpn.simulation),
      "positions a replay of a refuted sibling's refutation may visit before a move is searched (0: no replays)")
+    ("no-must-play", po::bool_switch(&no_must_play),
+     "konobi: search every move, not only those inside the must-play region of the opponent's null-move wins (for measurements)")
+    ("must-play-depth", po::value<int>(&cfg.dfpn.must_play_depth)->default_value(cfg.dfpn.must_play_depth),
+     "konobi: the threats in a row (1 to 4) a null-move win of the opponent may make to narrow the moves searched")
     ("manager", po::bool_switch(&manager),
      "search through the job manager: jobs of --job-nodes on the leaves of a tree kept in a checkpoint (default from 6x6 up; docs/JOBS.md)")
     ("no-manager", po::bool_switch(&no_manager), "one df-pn search per class, as up to 5x5 (no checkpoint, no store)")
@@ -141,6 +146,9 @@ int cmd_solve(const Args& args) {
   if (!vm.count("tt-mb")) cfg.tt_mb = cfg.size <= 4 ? 64 : cfg.size == 5 ? 512 : 1024;
   cfg.dfpn.symmetry = !no_symmetry;
   cfg.dfpn.evaluate = !no_eval;
+  cfg.dfpn.must_play = !no_must_play;
+  if (cfg.dfpn.must_play_depth < 1 || cfg.dfpn.must_play_depth > 4)
+    throw UsageError("--must-play-depth must be from 1 to 4");
   check_simulation(cfg.dfpn.simulation);
   cfg.command = command_line("solve", args);
   // Said now rather than at the first save, perhaps hours into the search.

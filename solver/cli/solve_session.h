@@ -299,7 +299,8 @@ class SolveSession {
   std::string mpi_setup() const {
     std::ostringstream s;
     s << store_identity().game << " symmetry " << cfg_.dfpn.symmetry << " eval " << cfg_.dfpn.evaluate
-      << " simulation " << cfg_.dfpn.simulation;
+      << " simulation " << cfg_.dfpn.simulation << " must-play " << cfg_.dfpn.must_play << " depth "
+      << cfg_.dfpn.must_play_depth;
     return s.str();
   }
 

@@ -16,12 +16,14 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "core/assert.h"
 #include "eval.h"
 #include "game_search.h"
 #include "movegen.h"
+#include "must_play.h"
 #include "proven_source.h"
 #include "tt.h"
 
@@ -38,6 +40,10 @@ struct DfpnOptions {
   // Before entering a child, replay on it a proven sibling's refutation,
   // visiting at most this many positions (0: never). See refutes().
   int simulation = 16;
+  // Konobi: at each node, search only the moves inside the must-play
+  // region (must_play.h): the opponent's null-move wins' zones.
+  bool must_play = true;
+  int must_play_depth = 1;  // the threats Y may make in a row
   // A store of proven positions kept across jobs and runs (proven_source.h):
   // positions within store_depth plies of the search's root that the table
   // does not hold are looked up in it, and those proven there at a cost of
@@ -154,7 +160,7 @@ class Dfpn {
     // A position proven in an earlier job or run is taken as it was proven.
     if (opt_.store && fresh && !asked && depth <= opt_.store_depth && from_store(k, out_pn, out_dn)) return;
 
-    const NodeMoves<W> nm = Game::moves(pos);
+    const NodeMoves<W> nm = moves(pos);
     if (nm.kind == NodeKind::WinNow || nm.kind == NodeKind::LoseNow) {
       out_pn = nm.kind == NodeKind::WinNow ? 0 : kInf;
       out_dn = nm.kind == NodeKind::WinNow ? kInf : 0;
@@ -366,7 +372,7 @@ class Dfpn {
     // Without a suggestion, give up: below the first call t's mover has
     // no immediate win (the replies that allow one are off the list).
     if (!suggests(fs)) return false;
-    const NodeMoves<W> nm = Game::moves(t);
+    const NodeMoves<W> nm = moves(t);
     if (nm.kind == NodeKind::WinNow) return true;
     const Move m = board_move<Game, W>(s, fs.best, opt_.symmetry);
     if (nm.kind != NodeKind::Search || !nm.moves.test(m) || !Game::board(s).empty_points().test(m))
@@ -394,7 +400,7 @@ class Dfpn {
     // what the entry's cache miss does, so the two overlap (5% less time
     // on the 5x5 a1 and a2 openings, though a settled t wastes the list).
     tt_.prefetch(kt);
-    const NodeMoves<W> nm = Game::moves(t);
+    const NodeMoves<W> nm = moves(t);
     const auto ft = tt_.probe(kt);
     if (ft.hit && (ft.pn == 0 || ft.dn == 0)) return ft.dn == 0;
     if (nm.kind != NodeKind::Search) {
@@ -450,6 +456,36 @@ class Dfpn {
 
   uint64_t child_key(const State& pos, int m) const { return Game::child_key(pos, m, opt_.symmetry); }
 
+  // The moves a node searches: the move generator's, narrowed to the
+  // must-play region where that is on (Konobi). A node left with none is
+  // lost, as one whose every move loses at once.
+  NodeMoves<W> moves(const State& pos) {
+    NodeMoves<W> nm = Game::moves(pos);
+    if constexpr (std::is_same_v<Game, KonobiSearch>) {
+      if (opt_.must_play && nm.kind == NodeKind::Search) {
+        nm.moves &= region(pos);
+        if (nm.moves.none()) nm.kind = NodeKind::LoseNow;
+      }
+    }
+    return nm;
+  }
+
+  // df-pn enters a node many times; its region is kept in a small
+  // direct-mapped cache by the position's plain key (the region is in the
+  // board's own orientation), so that only a first visit computes it.
+  struct RegionEntry {
+    uint64_t key = 0;
+    Bitboard<W> region;
+  };
+  static constexpr size_t kRegionCache = size_t(1) << 15;
+  Bitboard<W> region(const State& pos) {
+    if (regions_.empty()) regions_.resize(kRegionCache);
+    const uint64_t k = Game::board(pos).key() | 1;  // 0 marks an empty slot
+    RegionEntry& e = regions_[k & (kRegionCache - 1)];
+    if (e.key != k) e = {k, must_play_region(Game::board(pos), opt_.must_play_depth)};
+    return e.region;
+  }
+
   // The store's entry for k, written into the table as proven (with the
   // winning move and the work it records): its numbers, or false.
   bool from_store(uint64_t k, uint32_t& pn, uint32_t& dn) {
@@ -502,6 +538,7 @@ class Dfpn {
   std::atomic<uint64_t>* progress_;
   uint64_t nodes_ = 0;
   uint64_t simulated_ = 0;
+  std::vector<RegionEntry> regions_;
 };
 
 }  // namespace konobi

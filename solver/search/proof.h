@@ -132,7 +132,9 @@ class ProofBuilder {
       if (entries_) path_.pop_back();
   }
 
-  void winner_node(const State& s) {
+  // hint: a move known to win s, or -1 (a reply the must-play region left
+  // out is refuted by the null-move win whose zone it lies outside).
+  void winner_node(const State& s, Move hint = -1) {
     // An immediate win needs no entry: the checker finds it by itself. It
     // is looked for before the visited set, which it then stays out of:
     // about 40% of the positions met win at once, and the test costs less
@@ -152,6 +154,10 @@ class ProofBuilder {
         record(s, own);
         return descend(s, own, [&](const State& q) { loser_node(q); });
       }
+    }
+    if (hint >= 0 && legal.test(hint)) {
+      record(s, hint);
+      return descend(s, hint, [&](const State& q) { loser_node(q); });
     }
     const NodeMoves<W> nm = Game::moves(s);
     if (nm.kind == NodeKind::LoseNow)
@@ -255,7 +261,21 @@ class ProofBuilder {
     // winner_node itself, which needs it only for replies without an
     // immediate win.)
     legal.for_each([&](int m) { tt_.prefetch(Game::child_key(s, m, opt_.symmetry)); });
-    legal.for_each([&](int m) { descend(s, m, [&](const State& q) { winner_node(q); }); });
+    // Replies outside the must-play region were never searched: each is
+    // refuted by the null-move win whose zone leaves it out, and that
+    // line is written out in full for the checker, which knows no zones.
+    std::vector<NullWin<W>> null_wins;
+    if constexpr (!kGonnect)
+      if (opt_.must_play) for_each_null_win(s, [&](const NullWin<W>& w) { null_wins.push_back(w); });
+    legal.for_each([&](int m) {
+      Move hint = -1;
+      for (const NullWin<W>& w : null_wins)
+        if (!w.zone.test(m)) {
+          hint = w.move;
+          break;
+        }
+      descend(s, m, [&](const State& q) { winner_node(q, hint); });
+    });
   }
 
   TranspositionTable& tt_;
