@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The 5x5 measurements of docs/SOLVER.md: wall time and nodes of a full solve
 # with 2 threads (three runs: this machine's speed drifts) and 1, without
-# symmetry reduction, with 1/1 initial proof numbers and without replays;
+# symmetry reduction, with 1/1 initial proof numbers, without replays,
+# without must-play regions and with deeper ones;
 # then bench with the alpha-beta comparison. Takes about four minutes on
 # two cores. Usage: scripts/measure-5x5.sh [table MiB] (default: solve's own)
 set -euo pipefail
@@ -25,5 +26,9 @@ row "1 thread" --threads 1
 row "2 threads, no symmetry" --threads 2 --no-symmetry
 row "2 threads, 1/1 init" --threads 2 --no-eval
 row "2 threads, no replays" --threads 2 --simulation 0
+for run in 1 2; do row "2 threads, no must-play ($run)" --threads 2 --no-must-play; done
+row "1 thread, no must-play" --threads 1 --no-must-play
+row "1 thread, must-play depth 2" --threads 1 --must-play-depth 2
+row "1 thread, must-play depth 3" --threads 1 --must-play-depth 3
 build/solver/konobi bench --alphabeta
 rm -rf "$out"
