@@ -23,12 +23,12 @@
 
 namespace konobi {
 
+// L: konobi_legality(pos, c), which a caller often has at hand.
 template <int W>
-Bitboard<W> legality_witness(const Position<W>& pos, Color c, int p) {
+Bitboard<W> legality_witness(const Position<W>& pos, Color c, int p, const Legality<W>& L) {
   const Geometry<W>& g = *pos.g;
   const Bitboard<W>& C = pos.stones[c];
   const Bitboard<W>& O = pos.stones[other(c)];
-  const Legality<W> L = konobi_legality(g, C, O);
   const auto one = [](int q) { return Bitboard<W>::single(q); };
   const int x = g.col(p), y = g.row(p);
   Bitboard<W> w = one(p);
@@ -95,6 +95,11 @@ Bitboard<W> legality_witness(const Position<W>& pos, Color c, int p) {
       });
     }
   return w & g.board;
+}
+
+template <int W>
+Bitboard<W> legality_witness(const Position<W>& pos, Color c, int p) {
+  return legality_witness(pos, c, p, konobi_legality(pos, c));
 }
 
 }  // namespace konobi

@@ -60,9 +60,10 @@ Bitboard<W> joining_groups(const Position<W>& q, Color y, int t) {
 
 // What makes t a winning point for y in q: t, its joining groups and the
 // witnesses of its legality.
+// yl: konobi_legality(q, y).
 template <int W>
-Bitboard<W> win_zone(const Position<W>& q, Color y, int t) {
-  return Bitboard<W>::single(t) | joining_groups(q, y, t) | legality_witness(q, y, t);
+Bitboard<W> win_zone(const Position<W>& q, Color y, int t, const Legality<W>& yl) {
+  return Bitboard<W>::single(t) | joining_groups(q, y, t) | legality_witness(q, y, t, yl);
 }
 
 // Y's empty points one or two empty points away from joining its edges
@@ -101,39 +102,51 @@ class ThreatWins {
   explicit ThreatWins(int budget) : budget_(budget) {}
 
   // a: Y's move in q (Y to move, legal for Y). Whether it wins by threats,
-  // and if so its zone in `zone`.
+  // and if so its zone in `zone`. Most candidates fail, so the line is
+  // checked first and its zone gathered only once it holds.
   bool wins_by(const Position<W>& q, int a, int depth, Bitboard<W>& zone) {
     if (--budget_ < 0) return false;
     const Geometry<W>& g = *q.g;
     const Color y = q.to_move, x = other(y);
     Position<W> r = q;
     r.place(a);  // X to move
-    const Bitboard<W> threats = konobi_legality(r, y).legal & connecting_points(r, y);
+    const Legality<W> yl = konobi_legality(r, y);
+    const Bitboard<W> threats = yl.legal & connecting_points(r, y);
     if (threats.none()) return false;
     const int t0 = threats.first();
     const Bitboard<W> near = Bitboard<W>::single(t0) | g.orth_neighbours(Bitboard<W>::single(t0));
-    Bitboard<W> z = Bitboard<W>::single(a) | legality_witness(q, y, a) | win_zone(r, y, t0) | near;
     const Legality<W> xl = konobi_legality(r, x);
-    const Bitboard<W> x_wins = connecting_points(r, x);
+    const Bitboard<W> stoppers = near & xl.legal;
+    if ((stoppers & connecting_points(r, x)).any()) return false;  // X stops the threat by winning
+    // Each stopper must leave Y a legal winning point (or a deeper win).
+    struct Answer {
+      int b, t;  // t: Y's winning point after b, or -1 for a deeper win
+      Legality<W> l;
+    };
+    Answer answers[5];
+    int count = 0;
+    Bitboard<W> deeper;
     bool ok = true;
-    (near & r.empty_points()).for_each([&](int b) {
+    stoppers.for_each([&](int b) {
       if (!ok) return;
-      if (!xl.legal.test(b)) {
-        z |= legality_witness(r, x, b);
-        return;
-      }
-      if (x_wins.test(b)) {  // X stops the threat by winning
-        ok = false;
-        return;
-      }
       Position<W> u = r;
       u.place(b);  // Y to move
-      const Bitboard<W> wins = konobi_legality(u, y).legal & connecting_points(u, y);
-      if (wins.any()) z |= win_zone(u, y, wins.test(t0) ? t0 : wins.first());
-      else ok = depth > 1 && any_win(u, depth - 1, z);
+      const Legality<W> ul = konobi_legality(u, y);
+      const Bitboard<W> wins = ul.legal & connecting_points(u, y);
+      if (wins.any()) answers[count++] = {b, wins.test(t0) ? t0 : wins.first(), ul};
+      else ok = depth > 1 && any_win(u, depth - 1, deeper);
     });
-    if (ok) zone |= z;
-    return ok;
+    if (!ok) return false;
+    Bitboard<W> z =
+        Bitboard<W>::single(a) | legality_witness(q, y, a) | win_zone(r, y, t0, yl) | near | deeper;
+    (near & r.empty_points()).minus(xl.legal).for_each([&](int b) { z |= legality_witness(r, x, b, xl); });
+    for (int i = 0; i < count; ++i) {
+      Position<W> u = r;
+      u.place(answers[i].b);
+      z |= win_zone(u, y, answers[i].t, answers[i].l);
+    }
+    zone |= z;
+    return true;
   }
 
   // Whether Y (to move in q) wins by threats within depth, adding the zone
