@@ -16,6 +16,7 @@ konobi::Results sample_results() {
   r.provenance.threads = 2;
   r.provenance.tt_mb = 0.5;
   r.provenance.simulation = 16;
+  r.provenance.must_play = 1;
   r.seconds = 1.25;
   r.nodes = 1234;
   for (int p = 0; p < 9; ++p) {
@@ -80,6 +81,13 @@ TEST_CASE("results files survive a round trip", "[solver]") {
   const size_t from = old.rfind(',', at), to = old.find_first_of(",}", at);
   old.erase(from, to - from);
   CHECK(konobi::Results::from_json(old, "old.json").provenance.simulation == 0);
+  // Nor have files from before must-play regions "must_play": 0, none.
+  CHECK(back.provenance.must_play == r.provenance.must_play);
+  old = json;
+  const size_t mp = old.find("\"must_play\"");
+  REQUIRE(mp != std::string::npos);
+  old.erase(old.rfind(',', mp), old.find_first_of(",}", mp) - old.rfind(',', mp));
+  CHECK(konobi::Results::from_json(old, "old.json").provenance.must_play == 0);
 }
 
 TEST_CASE("corrupt results files are refused", "[solver]") {

@@ -36,7 +36,8 @@ inline Provenance make_provenance(const std::string& command, int threads, doubl
           tt_mb,
           search.symmetry,
           search.evaluate,
-          search.simulation};
+          search.simulation,
+          search.must_play ? search.must_play_depth : 0};
 }
 
 }  // namespace konobi

@@ -155,6 +155,7 @@ class SolveSession {
     load_or_start();  // before the table takes its memory: a refusal comes at once
     if (cfg_.manager) load_checkpoint();
     results_.provenance = make_provenance(cfg_.command, cfg_.threads, cfg_.tt_mb, cfg_.dfpn);
+    if constexpr (!std::is_same_v<Game, KonobiSearch>) results_.provenance.must_play = 0;  // Konobi's alone
     if (!cfg_.proof_dir.empty()) std::filesystem::create_directories(cfg_.proof_dir);
     tt_ = std::make_unique<TranspositionTable>(cfg_.tt_mb);
     install_stop_handler();

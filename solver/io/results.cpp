@@ -9,9 +9,10 @@
 namespace konobi {
 
 Json provenance_json(const Provenance& p) {
-  return Json{{"program", p.program},   {"commit", p.commit},         {"command", p.command},
-              {"date", p.date},         {"threads", p.threads},       {"tt_mb", json_number(p.tt_mb)},
-              {"symmetry", p.symmetry}, {"evaluation", p.evaluation}, {"simulation", p.simulation}};
+  return Json{{"program", p.program},    {"commit", p.commit},         {"command", p.command},
+              {"date", p.date},          {"threads", p.threads},       {"tt_mb", json_number(p.tt_mb)},
+              {"symmetry", p.symmetry},  {"evaluation", p.evaluation}, {"simulation", p.simulation},
+              {"must_play", p.must_play}};
 }
 
 Provenance read_provenance(const JsonField& p) {
@@ -25,6 +26,7 @@ Provenance read_provenance(const JsonField& p) {
   v.symmetry = p["symmetry"].boolean();
   v.evaluation = p["evaluation"].boolean();
   v.simulation = p.has("simulation") ? int(p["simulation"].integer(0, 1 << 30)) : 0;
+  v.must_play = p.has("must_play") ? int(p["must_play"].integer(0, 4)) : 0;
   return v;
 }
 

@@ -39,6 +39,9 @@ struct Provenance {
   double tt_mb = 0;
   bool symmetry = true, evaluation = true;
   int simulation = 0;  // DfpnOptions::simulation; files from before it have none
+  // DfpnOptions::must_play_depth, or 0 without must-play regions (Gonnect,
+  // --no-must-play, and files from before them, which have no field)
+  int must_play = 0;
 };
 
 // The provenance object shared by every file the solver writes, and its
