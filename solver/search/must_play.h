@@ -110,8 +110,11 @@ class ThreatWins {
     const Color y = q.to_move, x = other(y);
     Position<W> r = q;
     r.place(a);  // X to move
+    // Most candidates leave no winning point at all: the flood first.
+    const Bitboard<W> joins = connecting_points(r, y);
+    if (joins.none()) return false;
     const Legality<W> yl = konobi_legality(r, y);
-    const Bitboard<W> threats = yl.legal & connecting_points(r, y);
+    const Bitboard<W> threats = yl.legal & joins;
     if (threats.none()) return false;
     const int t0 = threats.first();
     const Bitboard<W> near = Bitboard<W>::single(t0) | g.orth_neighbours(Bitboard<W>::single(t0));
@@ -131,8 +134,9 @@ class ThreatWins {
       if (!ok) return;
       Position<W> u = r;
       u.place(b);  // Y to move
+      // An X stone joins no Y chain: Y's joining points are those of r but b.
       const Legality<W> ul = konobi_legality(u, y);
-      const Bitboard<W> wins = ul.legal & connecting_points(u, y);
+      const Bitboard<W> wins = ul.legal & joins.minus(Bitboard<W>::single(b));
       if (wins.any()) answers[count++] = {b, wins.test(t0) ? t0 : wins.first(), ul};
       else ok = depth > 1 && any_win(u, depth - 1, deeper);
     });
