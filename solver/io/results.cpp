@@ -9,10 +9,13 @@
 namespace konobi {
 
 Json provenance_json(const Provenance& p) {
-  return Json{{"program", p.program},    {"commit", p.commit},         {"command", p.command},
-              {"date", p.date},          {"threads", p.threads},       {"tt_mb", json_number(p.tt_mb)},
-              {"symmetry", p.symmetry},  {"evaluation", p.evaluation}, {"simulation", p.simulation},
-              {"must_play", p.must_play}};
+  Json j{{"program", p.program},   {"commit", p.commit},         {"command", p.command},
+         {"date", p.date},         {"threads", p.threads},       {"tt_mb", json_number(p.tt_mb)},
+         {"symmetry", p.symmetry}, {"evaluation", p.evaluation}, {"simulation", p.simulation}};
+  // Only where regions were on, so that files from before them (and
+  // Gonnect's) read and re-write byte for byte.
+  if (p.must_play > 0) j["must_play"] = p.must_play;
+  return j;
 }
 
 Provenance read_provenance(const JsonField& p) {
