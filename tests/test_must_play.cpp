@@ -747,24 +747,18 @@ TEST_CASE("must-play: deeper 5x5 searches give the same verdict on and off, on o
     konobi::DfpnOptions on, off;
     off.must_play = false;
     std::optional<bool> v[3];
-    {
+    // One thread on a fresh table within the deadline, counting its nodes.
+    const auto solve_one = [&](const konobi::DfpnOptions& opt, uint64_t& nodes) -> std::optional<bool> {
       konobi::TranspositionTable tt(32);
       Deadline d(kSolveSeconds);
       try {
-        const auto o = konobi::solve_position<1>(pos, tt, on, 1, &d.stop);
-        v[0] = o.mover_wins;
-        nodes_on += o.nodes;
-      } catch (const konobi::SearchStopped&) {}
-    }
-    {
-      konobi::TranspositionTable tt(32);
-      Deadline d(kSolveSeconds);
-      try {
-        const auto o = konobi::solve_position<1>(pos, tt, off, 1, &d.stop);
-        v[1] = o.mover_wins;
-        nodes_off += o.nodes;
-      } catch (const konobi::SearchStopped&) {}
-    }
+        const auto o = konobi::solve_position<1>(pos, tt, opt, 1, &d.stop);
+        nodes += o.nodes;
+        return o.mover_wins;
+      } catch (const konobi::SearchStopped&) { return std::nullopt; }
+    };
+    v[0] = solve_one(on, nodes_on);
+    v[1] = solve_one(off, nodes_off);
     {
       konobi::TranspositionTable tt(32);
       v[2] = dfpn_wins(pos, tt, on, 2);
