@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -479,9 +480,13 @@ class Dfpn {
   };
   static constexpr size_t kRegionCache = size_t(1) << 15;
   Bitboard<W> region(const State& pos) {
-    if (regions_.empty()) regions_.resize(kRegionCache);
+    // A search bounded to a few nodes (the proof builder's re-proofs) needs
+    // no more entries than nodes.
+    if (regions_.empty())
+      regions_.resize(opt_.max_nodes ? std::bit_ceil(std::min<uint64_t>(opt_.max_nodes, kRegionCache))
+                                     : kRegionCache);
     const uint64_t k = Game::board(pos).key() | 1;  // 0 marks an empty slot
-    RegionEntry& e = regions_[k & (kRegionCache - 1)];
+    RegionEntry& e = regions_[k & (regions_.size() - 1)];
     if (e.key != k) e = {k, must_play_region(Game::board(pos), opt_.must_play_depth)};
     return e.region;
   }

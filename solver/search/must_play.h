@@ -87,6 +87,15 @@ Bitboard<W> null_move_candidates(const Position<W>& pos, Color y) {
   return (one[0] & two[1]) | (two[0] & one[1]);
 }
 
+// Y's legal points worth trying as the first move of a threat line, given
+// Y's legality and joining points in pos: the near ones, or every legal
+// point while some joining point is barred (a Y stone can unbar it).
+template <int W>
+Bitboard<W> threat_candidates(const Position<W>& pos, Color y, const Legality<W>& yl,
+                              const Bitboard<W>& joins) {
+  return joins.any() ? yl.legal : yl.legal & null_move_candidates(pos, y);
+}
+
 // Threat sequences. The opponent Y wins by threats in q (Y to move) when
 // some Y move a leaves Y a legal winning point t0 and every X reply that
 // could stop it (t0 and its orthogonal neighbours) either is illegal for X
@@ -123,8 +132,9 @@ class ThreatWins {
     if ((stoppers & connecting_points(r, x)).any()) return false;  // X stops the threat by winning
     // Each stopper must leave Y a legal winning point (or a deeper win).
     struct Answer {
-      int b, t;  // t: Y's winning point after b, or -1 for a deeper win
-      Legality<W> l;
+      Position<W> u;  // after the stopper, Y to move
+      int t;          // Y's winning point there
+      Legality<W> l;  // Y's legality there
     };
     Answer answers[5];
     int count = 0;
@@ -137,18 +147,14 @@ class ThreatWins {
       // An X stone joins no Y chain: Y's joining points are those of r but b.
       const Legality<W> ul = konobi_legality(u, y);
       const Bitboard<W> wins = ul.legal & joins.minus(Bitboard<W>::single(b));
-      if (wins.any()) answers[count++] = {b, wins.test(t0) ? t0 : wins.first(), ul};
+      if (wins.any()) answers[count++] = {u, wins.test(t0) ? t0 : wins.first(), ul};
       else ok = depth > 1 && any_win(u, depth - 1, deeper);
     });
     if (!ok) return false;
     Bitboard<W> z =
         Bitboard<W>::single(a) | legality_witness(q, y, a) | win_zone(r, y, t0, yl) | near | deeper;
     (near & r.empty_points()).minus(xl.legal).for_each([&](int b) { z |= legality_witness(r, x, b, xl); });
-    for (int i = 0; i < count; ++i) {
-      Position<W> u = r;
-      u.place(answers[i].b);
-      z |= win_zone(u, y, answers[i].t, answers[i].l);
-    }
+    for (int i = 0; i < count; ++i) z |= win_zone(answers[i].u, y, answers[i].t, answers[i].l);
     zone |= z;
     return true;
   }
@@ -158,8 +164,7 @@ class ThreatWins {
   bool any_win(const Position<W>& q, int depth, Bitboard<W>& zone) {
     const Color y = q.to_move;
     const Legality<W> yl = konobi_legality(q, y);
-    const Bitboard<W> wins = connecting_points(q, y);
-    const Bitboard<W> candidates = yl.legal & (wins.any() ? yl.legal : null_move_candidates(q, y));
+    const Bitboard<W> candidates = threat_candidates(q, y, yl, connecting_points(q, y));
     bool found = false;
     candidates.for_each([&](int a) {
       if (!found) found = wins_by(q, a, depth, zone);
@@ -183,8 +188,7 @@ void for_each_null_win(const Position<W>& pos, F&& f, int depth = 1, int budget 
   const Legality<W> theirs = konobi_legality(pos, y);
   const Bitboard<W> their_wins = connecting_points(pos, y);
   if ((theirs.legal & their_wins).any()) return;
-  const Bitboard<W> candidates =
-      theirs.legal & (their_wins.any() ? theirs.legal : null_move_candidates(pos, y));
+  const Bitboard<W> candidates = threat_candidates(pos, y, theirs, their_wins);
   if (candidates.none()) return;
   Position<W> passed = pos;
   passed.pass();  // Y to move on the same board

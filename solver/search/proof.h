@@ -266,7 +266,9 @@ class ProofBuilder {
     // line is written out in full for the checker, which knows no zones.
     std::vector<NullWin<W>> null_wins;
     if constexpr (!kGonnect)
-      if (opt_.must_play) for_each_null_win(s, [&](const NullWin<W>& w) { null_wins.push_back(w); });
+      if (opt_.must_play)
+        for_each_null_win(
+            s, [&](const NullWin<W>& w) { null_wins.push_back(w); }, opt_.must_play_depth);
     legal.for_each([&](int m) {
       Move hint = -1;
       for (const NullWin<W>& w : null_wins)
