@@ -209,6 +209,26 @@ TEST_CASE("solve --proof writes proofs that verify-proof accepts, and tampered o
   }
 }
 
+TEST_CASE("a manager solve without --proof says that its classes will have no proof", "[cli]") {
+  TempDir dir;
+  const std::vector<std::string> base{"solve", "--size", "3", "--manager", "--no-store", "--tt-mb", "16"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_konobi(args, kGuard);
+  };
+  const Run bare = with({"--out", dir / "a.json"});
+  require_status(bare, 0);
+  CHECK_THAT(bare.err, Contains("no --proof folder") && Contains("--proof results/proofs-3x3"));
+  const Run proofs = with({"--out", dir / "b.json", "--proof", dir / "p"});
+  require_status(proofs, 0);
+  CHECK_THAT(proofs.err, !Contains("no --proof folder"));
+  CHECK(!files_in(dir / "p").empty());
+  const Run quiet = with({"--out", dir / "c.json", "--quiet"});
+  require_status(quiet, 0);
+  CHECK(quiet.err.empty());
+}
+
 TEST_CASE("a solve resumed from a partial results file reaches the same verdicts", "[cli]") {
   TempDir dir;
   const std::string a = dir / "a.json", b = dir / "b.json", c = dir / "c.json";

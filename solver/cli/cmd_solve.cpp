@@ -170,6 +170,13 @@ int cmd_solve(const Args& args) {
                   (gonnect ? "-" + std::string(edge_rule_name(cfg.game.variant().edges)) + "-" + ghi : "") +
                   (no_symmetry ? "-plain-keys" : "") + ".sqlite";
     if (no_store) cfg.store.clear();
+    // A managed class is proven after hours, and its tree leaves the
+    // checkpoint at once: a proof not written then can only be had by
+    // solving the class again.
+    if (cfg.proof_dir.empty() && !cfg.quiet)
+      std::cerr << "note: no --proof folder: a class proven in this run gets its value but no proof, "
+                   "and its tree leaves the checkpoint (add --proof results/proofs-"
+                << (gonnect ? "gonnect-" : "") << cfg.size << "x" << cfg.size << ")\n";
   }
   // Under mpirun every rank runs this with the same options; rank 0
   // manages and the others search (docs/JOBS.md). Without mpirun, MPI is
