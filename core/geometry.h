@@ -61,11 +61,16 @@ struct Geometry {
   // points at once.
   template <int DX, int DY>
   [[gnu::always_inline]] Bitboard<W> at(const Bitboard<W>& b) const {
-    const int k = DY * n + DX;
-    Bitboard<W> r = k > 0 ? b.shr(k) : b.shl(-k);
+    static_assert(DX >= -1 && DX <= 1 && DY >= -1 && DY <= 1 && (DX || DY));
+    // The sign of DY * n + DX is DY's, or DX's on a row, for any n >= 2:
+    // deciding the shift's direction at compile time keeps the rules'
+    // inner loops free of branches (konobi_legality's code halves).
+    constexpr bool down = DY > 0 || (DY == 0 && DX > 0);
+    Bitboard<W> r;
+    if constexpr (down) r = b.shr(DY * n + DX);
+    else r = b.shl(-(DY * n + DX)) & board;
     if constexpr (DX == 1) r &= not_last_col;
     if constexpr (DX == -1) r &= not_first_col;
-    if (k < 0) r &= board;
     return r;
   }
 
