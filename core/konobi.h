@@ -31,6 +31,18 @@ struct Legality {
   Bitboard<W> guarded;       // c stones that have a free orthogonal neighbour
 };
 
+// The empty points barred to the colour whose stones are C (against O) as
+// crosscuts: for some d, p+d is C's and both points beside p and p+d are
+// O's. Apart from konobi_legality, for callers that need no more.
+template <int W>
+Bitboard<W> crosscut_points(const Geometry<W>& g, const Bitboard<W>& C, const Bitboard<W>& O) {
+  const Bitboard<W> E = g.board.minus(C | O);
+  const Bitboard<W> oE = g.template at<1, 0>(O), oW = g.template at<-1, 0>(O);
+  const Bitboard<W> oN = g.template at<0, 1>(O), oS = g.template at<0, -1>(O);
+  return E & ((g.template at<1, 1>(C) & oE & oN) | (g.template at<-1, 1>(C) & oW & oN) |
+              (g.template at<1, -1>(C) & oE & oS) | (g.template at<-1, -1>(C) & oW & oS));
+}
+
 // For the colour whose stones are C, against the opponent's O: the rules
 // read nothing but the two stone sets.
 template <int W>
@@ -51,10 +63,7 @@ Legality<W> konobi_legality(const Geometry<W>& g, const Bitboard<W>& C, const Bi
   r.weak_illegal = E & ((g.template at<1, 1>(G) & openNE) | (g.template at<-1, 1>(G) & openNW) |
                         (g.template at<1, -1>(G) & openSE) | (g.template at<-1, -1>(G) & openSW));
 
-  const Bitboard<W> oE = g.template at<1, 0>(O), oW = g.template at<-1, 0>(O);
-  const Bitboard<W> oN = g.template at<0, 1>(O), oS = g.template at<0, -1>(O);
-  r.crosscut = E & ((g.template at<1, 1>(C) & oE & oN) | (g.template at<-1, 1>(C) & oW & oN) |
-                    (g.template at<1, -1>(C) & oE & oS) | (g.template at<-1, -1>(C) & oW & oS));
+  r.crosscut = crosscut_points(g, C, O);
   r.legal = E.minus(r.weak_illegal | r.crosscut);
   return r;
 }
@@ -76,17 +85,29 @@ Bitboard<W> flood8(const Geometry<W>& g, const Bitboard<W>& stones, const Bitboa
   return g.flood(stones, seed, [&](const Bitboard<W>& b) { return g.grow8(b); });
 }
 
+// The points where a c stone (C: c's stones) would join each of c's edges:
+// on the edge, or beside a chain that reaches it. Kept apart from
+// connecting_points for callers that add one stone and update the sets
+// rather than flood again (solver/search/must_play.h).
+template <int W>
+struct EdgeReach {
+  Bitboard<W> lo, hi;
+};
+
+template <int W>
+EdgeReach<W> edge_reach(const Geometry<W>& g, const Bitboard<W>& C, Color c) {
+  return {g.edge_lo[c] | g.grow8(flood8(g, C, g.edge_lo[c])),
+          g.edge_hi[c] | g.grow8(flood8(g, C, g.edge_hi[c]))};
+}
+
 // The empty points where a c stone would complete a chain joining c's two
 // edges: a new stone joins exactly the chains it touches, so it wins when it
 // lies on (or beside a chain that reaches) each edge. Exact, and a handful of
 // flood steps for all points at once. Callers intersect with the legal set.
 template <int W>
 Bitboard<W> connecting_points(const Position<W>& pos, Color c) {
-  const Geometry<W>& g = *pos.g;
-  const Bitboard<W>& C = pos.stones[c];
-  const Bitboard<W> lo = g.edge_lo[c] | g.grow8(flood8(g, C, g.edge_lo[c]));
-  const Bitboard<W> hi = g.edge_hi[c] | g.grow8(flood8(g, C, g.edge_hi[c]));
-  return lo & hi & pos.empty_points();
+  const EdgeReach<W> r = edge_reach(*pos.g, pos.stones[c], c);
+  return r.lo & r.hi & pos.empty_points();
 }
 
 // Whether placing the mover's stone at p wins at once.

@@ -461,14 +461,19 @@ class Dfpn {
   // must-play region where that is on (Konobi). A node left with none is
   // lost, as one whose every move loses at once.
   NodeMoves<W> moves(const State& pos) {
-    NodeMoves<W> nm = Game::moves(pos);
     if constexpr (std::is_same_v<Game, KonobiSearch>) {
-      if (opt_.must_play && nm.kind == NodeKind::Search) {
-        nm.moves &= region(pos);
-        if (nm.moves.none()) nm.kind = NodeKind::LoseNow;
+      if (opt_.must_play) {
+        // Game::moves, keeping what it learnt for the region.
+        NodeFacts<W> facts;
+        NodeMoves<W> nm = node_moves(pos, &facts);
+        if (nm.kind == NodeKind::Search) {
+          nm.moves &= region(pos, facts);
+          if (nm.moves.none()) nm.kind = NodeKind::LoseNow;
+        }
+        return nm;
       }
     }
-    return nm;
+    return Game::moves(pos);
   }
 
   // df-pn enters a node many times; its region is kept in a small
@@ -479,7 +484,8 @@ class Dfpn {
     Bitboard<W> region;
   };
   static constexpr size_t kRegionCache = size_t(1) << 15;
-  Bitboard<W> region(const State& pos) {
+  // facts: what node_moves found at pos.
+  Bitboard<W> region(const State& pos, const NodeFacts<W>& facts) {
     // A search bounded to a few nodes (the proof builder's re-proofs) needs
     // no more entries than nodes.
     if (regions_.empty())
@@ -487,7 +493,7 @@ class Dfpn {
                                      : kRegionCache);
     const uint64_t k = Game::board(pos).key() | 1;  // 0 marks an empty slot
     RegionEntry& e = regions_[k & (regions_.size() - 1)];
-    if (e.key != k) e = {k, must_play_region(Game::board(pos), opt_.must_play_depth)};
+    if (e.key != k) e = {k, must_play_region(Game::board(pos), facts, opt_.must_play_depth)};
     return e.region;
   }
 

@@ -39,10 +39,29 @@ Bitboard<W> threat_stoppers(const Geometry<W>& g, const Bitboard<W>& threats) {
   return stop;
 }
 
+// What node_moves learns of both sides at a node that it searches, for a
+// caller that looks further there (must_play.h's null-move wins) without
+// computing it again.
 template <int W>
-NodeMoves<W> node_moves(const Position<W>& pos) {
+struct NodeFacts {
+  Legality<W> mine, theirs;  // the mover's and the opponent's
+  Bitboard<W> my_wins;       // connecting_points for the mover
+  EdgeReach<W> their_reach;  // edge_reach for the opponent
+};
+
+template <int W>
+NodeFacts<W> node_facts(const Position<W>& pos) {
+  const Color opp = other(pos.to_move);
+  return {konobi_legality(pos, pos.to_move), konobi_legality(pos, opp), connecting_points(pos, pos.to_move),
+          edge_reach(*pos.g, pos.stones[opp], opp)};
+}
+
+// facts: filled in where the node is searched (NodeKind::Search or LoseNow).
+template <int W>
+NodeMoves<W> node_moves(const Position<W>& pos, NodeFacts<W>* facts = nullptr) {
   NodeMoves<W> r;
-  const Bitboard<W> legal = konobi_legal_placements(pos);
+  const Legality<W> mine = konobi_legality(pos, pos.to_move);
+  const Bitboard<W>& legal = mine.legal;
   const Color opp = other(pos.to_move);
   if (legal.none()) {
     if (konobi_legality(pos, opp).legal.none())
@@ -50,14 +69,17 @@ NodeMoves<W> node_moves(const Position<W>& pos) {
     r.kind = NodeKind::PassOnly;
     return r;
   }
-  const Bitboard<W> wins = legal & connecting_points(pos, pos.to_move);
+  const Bitboard<W> my_wins = connecting_points(pos, pos.to_move);
+  const Bitboard<W> wins = legal & my_wins;
   if (wins.any()) {
     r.kind = NodeKind::WinNow;
     r.win = wins.first();
     return r;
   }
   const Legality<W> theirs = konobi_legality(pos, opp);
-  const Bitboard<W> their_wins = connecting_points(pos, opp);
+  const EdgeReach<W> their_reach = edge_reach(*pos.g, pos.stones[opp], opp);
+  const Bitboard<W> their_wins = their_reach.lo & their_reach.hi & pos.empty_points();
+  if (facts) *facts = {mine, theirs, my_wins, their_reach};
   const Bitboard<W> threats = theirs.legal & their_wins;
   r.moves = threats.any() ? legal & threat_stoppers(*pos.g, threats) : legal;
   // A placement after which the opponent can complete a chain loses at
