@@ -110,7 +110,22 @@ template <int W>
 struct ThreatBase {
   EdgeReach<W> reach;   // Y's: edge_reach(g, Y, y)
   Bitboard<W> x_joins;  // connecting_points(q, X)
+  Bitboard<W> joins;    // Y's joining points
+  Bitboard<W> threats;  // those legal for Y
+  // The witnesses of Y's verdicts at its joining points: a Y stone on none
+  // of them leaves every verdict as it is (core/legality_witness.h).
+  Bitboard<W> join_witness;
 };
+
+// yl: konobi_legality(q, Y); reach, x_joins as in ThreatBase.
+template <int W>
+ThreatBase<W> threat_base(const Position<W>& q, const Legality<W>& yl, const EdgeReach<W>& reach,
+                          const Bitboard<W>& x_joins) {
+  ThreatBase<W> b{reach, x_joins, reach.lo & reach.hi & q.empty_points(), {}, {}};
+  b.threats = b.joins & yl.legal;
+  b.joins.for_each([&](int p) { b.join_witness |= legality_witness(q, q.to_move, p, yl); });
+  return b;
+}
 
 // Threat sequences. The opponent Y wins by threats in q (Y to move) when
 // some Y move a leaves Y a legal winning point t0 and every X reply that
@@ -151,8 +166,13 @@ class ThreatWins {
     }
     const Bitboard<W> joins = reach.lo & reach.hi & E;
     if (joins.none()) return false;
-    const Legality<W> yl = konobi_legality(g, Y, X);
-    const Bitboard<W> threats = yl.legal & joins;
+    // Y's verdicts at q's joining points hold in r unless a is among their
+    // witnesses. Where a adds no joining point and witnesses none, Y's
+    // legality in r is not needed: most candidates end here when Y's
+    // joining points are barred (then every legal point is a candidate).
+    const Bitboard<W> threats = joins.minus(base.joins).none() && !base.join_witness.test(a)
+                                    ? joins & base.threats
+                                    : konobi_legality(g, Y, X).legal & joins;
     if (threats.none()) return false;
     const int t0 = threats.first();
     const Bitboard<W> T0 = Bitboard<W>::single(t0), near = T0 | g.orth_neighbours(T0);
@@ -209,9 +229,9 @@ class ThreatWins {
   bool any_win(const Position<W>& q, int depth, Bitboard<W>& zone) {
     const Color y = q.to_move;
     const Legality<W> yl = konobi_legality(q, y);
-    const ThreatBase<W> base{edge_reach(*q.g, q.stones[y], y), connecting_points(q, other(y))};
-    const Bitboard<W> joins = base.reach.lo & base.reach.hi & q.empty_points();
-    const Bitboard<W> candidates = threat_candidates(q, y, yl, joins, base.reach);
+    const ThreatBase<W> base =
+        threat_base(q, yl, edge_reach(*q.g, q.stones[y], y), connecting_points(q, other(y)));
+    const Bitboard<W> candidates = threat_candidates(q, y, yl, base.joins, base.reach);
     bool found = false;
     candidates.for_each([&](int a) {
       if (!found) found = wins_by(q, base, a, depth, zone);
@@ -239,7 +259,7 @@ void for_each_null_win(const Position<W>& pos, const NodeFacts<W>& facts, F&& f,
   if (candidates.none()) return;
   Position<W> passed = pos;
   passed.pass();  // Y to move on the same board
-  const ThreatBase<W> base{facts.their_reach, facts.my_wins};
+  const ThreatBase<W> base = threat_base(passed, facts.theirs, facts.their_reach, facts.my_wins);
   ThreatWins<W> search(budget);
   candidates.for_each([&](int a) {
     Bitboard<W> zone;
