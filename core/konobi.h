@@ -92,6 +92,8 @@ Bitboard<W> flood8(const Geometry<W>& g, const Bitboard<W>& stones, const Bitboa
 template <int W>
 struct EdgeReach {
   Bitboard<W> lo, hi;
+  // Of the empty points E, those joining both edges: the winning points.
+  Bitboard<W> joins(const Bitboard<W>& E) const { return lo & hi & E; }
 };
 
 template <int W>
@@ -106,8 +108,7 @@ EdgeReach<W> edge_reach(const Geometry<W>& g, const Bitboard<W>& C, Color c) {
 // flood steps for all points at once. Callers intersect with the legal set.
 template <int W>
 Bitboard<W> connecting_points(const Position<W>& pos, Color c) {
-  const EdgeReach<W> r = edge_reach(*pos.g, pos.stones[c], c);
-  return r.lo & r.hi & pos.empty_points();
+  return edge_reach(*pos.g, pos.stones[c], c).joins(pos.empty_points());
 }
 
 // Whether placing the mover's stone at p wins at once.

@@ -78,7 +78,7 @@ NodeMoves<W> node_moves(const Position<W>& pos, NodeFacts<W>* facts = nullptr) {
   }
   const Legality<W> theirs = konobi_legality(pos, opp);
   const EdgeReach<W> their_reach = edge_reach(*pos.g, pos.stones[opp], opp);
-  const Bitboard<W> their_wins = their_reach.lo & their_reach.hi & pos.empty_points();
+  const Bitboard<W> their_wins = their_reach.joins(pos.empty_points());
   if (facts) *facts = {mine, theirs, my_wins, their_reach};
   const Bitboard<W> threats = theirs.legal & their_wins;
   r.moves = threats.any() ? legal & threat_stoppers(*pos.g, threats) : legal;

@@ -121,7 +121,7 @@ struct ThreatBase {
 template <int W>
 ThreatBase<W> threat_base(const Position<W>& q, const Legality<W>& yl, const EdgeReach<W>& reach,
                           const Bitboard<W>& x_joins) {
-  ThreatBase<W> b{reach, x_joins, reach.lo & reach.hi & q.empty_points(), {}, {}};
+  ThreatBase<W> b{reach, x_joins, reach.joins(q.empty_points()), {}, {}};
   b.threats = b.joins & yl.legal;
   b.joins.for_each([&](int p) { b.join_witness |= legality_witness(q, q.to_move, p, yl); });
   return b;
@@ -164,7 +164,7 @@ class ThreatWins {
       if (reach.lo.test(a)) reach.lo |= grown;
       if (reach.hi.test(a)) reach.hi |= grown;
     }
-    const Bitboard<W> joins = reach.lo & reach.hi & E;
+    const Bitboard<W> joins = reach.joins(E);
     if (joins.none()) return false;
     // Y's verdicts at q's joining points hold in r unless a is among their
     // witnesses. Where a adds no joining point and witnesses none, Y's
@@ -253,7 +253,7 @@ void for_each_null_win(const Position<W>& pos, const NodeFacts<W>& facts, F&& f,
                        int budget = 256) {
   const Color x = pos.to_move, y = other(x);
   if (facts.mine.legal.none() || (facts.mine.legal & facts.my_wins).any()) return;
-  const Bitboard<W> their_wins = facts.their_reach.lo & facts.their_reach.hi & pos.empty_points();
+  const Bitboard<W> their_wins = facts.their_reach.joins(pos.empty_points());
   if ((facts.theirs.legal & their_wins).any()) return;
   const Bitboard<W> candidates = threat_candidates(pos, y, facts.theirs, their_wins, facts.their_reach);
   if (candidates.none()) return;
