@@ -15,6 +15,11 @@ konobi program as a user runs it:
   lock     a second solve on the same checkpoint exits 2 with the lock's
            message naming the first's pid, and the first finishes correctly.
 
+Every solve writes proofs, so the proof pieces of proven nodes (kept in a
+folder beside the checkpoint, solver/jobs/piece_files.h) are exercised
+throughout: a resume reads those a stop left, a finished solve leaves none,
+and a damaged segment is refused like a damaged checkpoint.
+
 Usage: resume_test.py KONOBI CASE [SIZE] [GAME] [store|no-store]. Each run
 works in a fresh temporary folder, so nothing is left in the tree; with
 `store` (the default) each results file has a store of proven positions
@@ -102,6 +107,18 @@ def check_finished(d, out, proof, ref, what):
     check(files == want, f"{what}: proof files {files}, want {want}")
     rc, so, se = run([KONOBI, "verify-proof", *[os.path.join(proof, f) for f in files]], d, timeout=300)
     check(rc == 0, f"{what}: verify-proof exited {rc}:\n{so}{se}")
+    # Each class's proof pieces go once its proof is written, and the
+    # folder with the last of them.
+    check(not os.path.exists(pieces_of(out)), f"{what}: the finished solve left {pieces_of(out)}")
+
+
+def pieces_of(out):
+    return out.replace(".json", ".pieces")
+
+
+def piece_segments(out):
+    d = pieces_of(out)
+    return sorted(f for f in os.listdir(d) if f.endswith(".xz")) if os.path.isdir(d) else []
 
 
 def start(args, cwd):
@@ -194,18 +211,32 @@ def case_interrupt(sig):
                   "not complete")
             print(f"seed {seed}: stopped after {delay:.3f} s, as the last class was proven", flush=True)
         held = "no checkpoint"
+        ckpt_text = ""
         if os.path.exists(ckpt):
             with lzma.open(ckpt, "rt") as f:
-                lines = f.read().splitlines()
+                ckpt_text = f.read()
+            lines = ckpt_text.splitlines()
             classes = sum(1 for line in lines if line.startswith("class "))
             held = f"a checkpoint of {classes} open classes, {len(lines) - 7 - classes} tree nodes"
+        segments = piece_segments(out)
+        if segments:
+            held += f", {len(segments)} proof piece segments"
         rc, so, se2 = run(manager_args(d, out, proof, ["--resume"]), d)
         check(rc == 0, f"seed {seed}: --resume exited {rc}: {se2}")
+        # Pieces of classes still open are read back (those of a class
+        # proven just before the stop are dropped unread).
+        if any(s.split("-")[0] in open_classes_of(ckpt_text) for s in segments):
+            check("proof piece entries from" in se2, f"seed {seed}: the resume did not read the pieces "
+                  f"{segments}: {se2}")
         check(not os.path.exists(ckpt), f"seed {seed}: the finished resume left its checkpoint")
         check_finished(d, out, proof, ref, f"seed {seed} (stopped after {delay:.3f} s)")
         print(f"seed {seed}: stopped {delay:.3f} s past the first checkpoint with {held}; resumed: same values, "
               "proofs verified", flush=True)
     check(stopped >= len(SEEDS) // 2 + 1, f"only {stopped} of {len(SEEDS)} runs were stopped before they ended")
+
+
+def open_classes_of(ckpt_text):
+    return [line.split()[1] for line in ckpt_text.splitlines() if line.startswith("class ")]
 
 
 def case_corrupt():
@@ -238,6 +269,29 @@ def case_corrupt():
         with open(ckpt, "rb") as f:
             check(f.read() == data, f"{what}: the checkpoint was replaced")
         print(f"{what}: exit {rc}, {se.strip().splitlines()[-1]}", flush=True)
+    # A damaged proof piece segment of an open class: refused, naming it,
+    # with the results file and the checkpoint left as they were.
+    with open(ckpt, "wb") as f:
+        f.write(good)
+    with lzma.open(ckpt, "rt") as f:
+        open_class = open_classes_of(f.read())[0]
+    os.makedirs(pieces_of(out), exist_ok=True)
+    bad_segment = os.path.join(pieces_of(out), f"{open_class}-9999.xz")
+    for what, data in {"not xz": b"pieces 1\n", "truncated": lzma.compress(b"pieces 1\ngame x\n"),
+                       "another solve's": lzma.compress(f"pieces 1\ngame gonnect 9x9\nclass {open_class}\n"
+                                                        "entries 0\nend\n".encode())}.items():
+        with open(bad_segment, "wb") as f:
+            f.write(data)
+        rc, so, se = run(manager_args(d, out, proof, ["--resume"]), d)
+        check(rc != 0, f"a proof piece segment {what}: --resume exited 0")
+        check(bad_segment in se, f"a proof piece segment {what}: the message does not name it: {se!r}")
+        with open(out, "rb") as f:
+            check(f.read() == results, f"a proof piece segment {what}: the results file changed")
+        with open(ckpt, "rb") as f:
+            check(f.read() == good, f"a proof piece segment {what}: the checkpoint was replaced")
+        print(f"a proof piece segment {what}: exit {rc}, {se.strip().splitlines()[-1]}", flush=True)
+    os.remove(bad_segment)
+
     # A whole, valid checkpoint of another game (a Gonnect solve's): refused
     # by its header, naming the file.
     g = os.path.join(d, "gonnect")

@@ -280,3 +280,118 @@ TEST_CASE("a proof's size without its text is the number of entries build() writ
     CHECK_THROWS_AS(builder.size(pos, winner), std::logic_error);
   }
 }
+
+TEST_CASE("a proof assembled from proof pieces needs no search, and extending pieces writes only what they lack",
+          "[solver][proof][pieces]") {
+  // Three 4x4 openings: proofs big enough that a table which never saw
+  // the solve has work to do.
+  for (const char* name : {"a1", "b2", "c2"}) {
+    const Pos pos = opening(4, konobi::parse_point(4, name));
+    konobi::TranspositionTable solved_tt(16);
+    const konobi::DfpnOptions opt;
+    const std::optional<bool> solved = dfpn_wins(pos, solved_tt, opt, 1);
+    REQUIRE(solved.has_value());
+    const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+    const konobi::Proof full = konobi::ProofBuilder<1>(solved_tt, opt).build(pos, winner);
+    REQUIRE(konobi::check_proof(full.to_text()).ok);
+    konobi::ProofPieces pieces;
+    for (const std::string& line : full.entries) CHECK(pieces.add(line));
+    CHECK(pieces.size() == full.entries.size());
+    INFO("opening " << name << ", " << full.entries.size() << " entries");
+
+    // A table that never saw the solve: without pieces the builder must
+    // search; with them it copies the strategy, searching nothing.
+    konobi::TranspositionTable empty(16);
+    konobi::ProofBuilder<1> blind(empty, opt);
+    const konobi::Proof searched = blind.build(pos, winner);
+    CHECK(konobi::check_proof(searched.to_text()).ok);
+    CHECK(blind.searched() > 0);
+
+    konobi::TranspositionTable empty2(16);
+    konobi::ProofBuilder<1> copier(empty2, opt);
+    copier.use_pieces(&pieces, false);
+    const konobi::Proof copied = copier.build(pos, winner);
+    CHECK(copier.searched() == 0);
+    const auto c = konobi::check_proof(copied.to_text());
+    INFO(c.message);
+    CHECK(c.ok);
+    std::vector<std::string> a = full.entries, b = copied.entries;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    CHECK(a == b);
+
+    // Extending pieces that hold the whole strategy writes nothing.
+    konobi::ProofBuilder<1> extender(solved_tt, opt);
+    extender.use_pieces(&pieces, true);
+    CHECK(extender.build(pos, winner).entries.empty());
+  }
+}
+
+TEST_CASE("pieces of the replies and one new entry make a proof of the position above them",
+          "[solver][proof][pieces]") {
+  // A 4x4 position whose mover wins: its proof is its own entry plus the
+  // proof of the position its move leads to. Built as the job manager
+  // does, the child's piece first and the parent's by extending, then
+  // assembled on a table that never saw either.
+  for (const char* name : {"a1", "b1", "b2"}) {
+    const Pos root = opening(4, konobi::parse_point(4, name));  // White to move
+    konobi::TranspositionTable tt(16);
+    const konobi::DfpnOptions opt;
+    const std::optional<bool> solved = dfpn_wins(root, tt, opt, 1);
+    REQUIRE(solved.has_value());
+    const konobi::Color winner = *solved ? root.to_move : konobi::other(root.to_move);
+    konobi::ProofPieces pieces;
+    // The replies' pieces (the loser's replies at a lost root, or the
+    // winning reply's position at a won one), each built as an extension.
+    int children = 0;
+    konobi::konobi_legal_placements(root).for_each([&](int m) {
+      Pos q = root;
+      q.place(m);
+      const std::optional<bool> child = dfpn_wins(q, tt, opt, 1);
+      REQUIRE(child.has_value());
+      const konobi::Color child_winner = *child ? q.to_move : konobi::other(q.to_move);
+      if (child_winner != winner) return;  // a move that loses: no part of the proof
+      konobi::ProofBuilder<1> b(tt, opt);
+      b.use_pieces(&pieces, true);
+      for (const std::string& line : b.build(q, winner).entries) CHECK(pieces.add(line));
+      ++children;
+    });
+    REQUIRE(children > 0);
+    konobi::ProofBuilder<1> top(tt, opt);
+    top.use_pieces(&pieces, true);
+    const std::vector<std::string> added = top.build(root, winner).entries;
+    // At a won root only its own entry is new; at a lost one, nothing.
+    CHECK(added.size() == (winner == root.to_move ? 1u : 0u));
+    for (const std::string& line : added) pieces.add(line);
+
+    konobi::TranspositionTable empty(16);
+    konobi::ProofBuilder<1> copier(empty, opt);
+    copier.use_pieces(&pieces, false);
+    const konobi::Proof proof = copier.build(root, winner);
+    CHECK(copier.searched() == 0);
+    const auto c = konobi::check_proof(proof.to_text());
+    INFO(name << ": " << c.message);
+    CHECK(c.ok);
+  }
+}
+
+TEST_CASE("a piece whose move is not legal is passed over for the table's", "[solver][proof][pieces]") {
+  const Pos pos = opening(4, konobi::parse_point(4, "b2"));
+  konobi::TranspositionTable tt(16);
+  const konobi::DfpnOptions opt;
+  const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+  REQUIRE(solved.has_value());
+  const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+  const konobi::Proof full = konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
+  REQUIRE(!full.entries.empty());
+  konobi::ProofPieces pieces;
+  // Every entry's move replaced by the occupied point of the first stone.
+  const std::string stone = konobi::point_name(4, konobi::parse_point(4, "b2"));
+  for (const std::string& line : full.entries) pieces.add(line.substr(0, line.rfind(' ') + 1) + stone);
+  CHECK_THROWS_AS(pieces.add("no-move-here"), std::invalid_argument);
+  konobi::ProofBuilder<1> b(tt, opt);
+  b.use_pieces(&pieces, false);
+  const auto c = konobi::check_proof(b.build(pos, winner).to_text());
+  INFO(c.message);
+  CHECK(c.ok);
+}

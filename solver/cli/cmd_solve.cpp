@@ -41,7 +41,7 @@ int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
   bool no_symmetry = false, no_eval = false, no_must_play = false, manager = false, no_manager = false,
-       no_store = false;
+       no_store = false, no_pieces = false;
   double job_nodes = double(cfg.job_nodes);
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
@@ -84,6 +84,9 @@ int cmd_solve(const Args& args) {
     ("store", po::value<std::string>(&cfg.store),
      "manager: the store of proven positions (default konobi-store/GAME-NxN.sqlite)")
     ("no-store", po::bool_switch(&no_store), "manager: no store of proven positions")
+    ("no-pieces", po::bool_switch(&no_pieces),
+     "manager with --proof: build no proof pieces of proven nodes (kept beside the checkpoint so that a "
+     "class's proof needs no search after a restart; for measurements)")
     ("store-mb", po::value<double>(&cfg.store_mb)->default_value(cfg.store_mb),
      "manager: the most the store may hold on disk, in MiB; past it, the positions cheapest to prove again go")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
@@ -120,6 +123,7 @@ int cmd_solve(const Args& args) {
       if (vm.count(o) && !vm[o].defaulted())
         throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
     if (no_store) throw UsageError("--no-store is an option of the job manager; add --manager");
+    if (no_pieces) throw UsageError("--no-pieces is an option of the job manager; add --manager");
   } else {
     // A limit per class has no meaning when classes share the slots job by
     // job; a run ends with Ctrl-C (or `timeout -s INT`) and --resume goes on.
@@ -170,6 +174,7 @@ int cmd_solve(const Args& args) {
                   (gonnect ? "-" + std::string(edge_rule_name(cfg.game.variant().edges)) + "-" + ghi : "") +
                   (no_symmetry ? "-plain-keys" : "") + ".sqlite";
     if (no_store) cfg.store.clear();
+    cfg.proof_pieces = !no_pieces;
     // A managed class is proven after hours, and its tree leaves the
     // checkpoint at once: a proof not written then can only be had by
     // solving the class again.

@@ -34,6 +34,7 @@
 #include "solver/jobs/manager.h"
 #include "solver/jobs/mpi_pool.h"
 #include "solver/jobs/mpi_worker.h"
+#include "solver/jobs/piece_files.h"
 #include "solver/search/parallel_dfpn.h"
 #include "solver/store/proven_store.h"
 #include "solver/search/proof.h"
@@ -57,6 +58,7 @@ struct SolveConfig {
   std::string checkpoint;  // its file (the results file's name, .checkpoint.xz)
   double checkpoint_every = 300;
   std::string store;  // the store of proven positions; empty: none
+  bool proof_pieces = true;  // with a proof folder: the proven nodes' pieces beside the checkpoint
   double store_mb = 4096;
   MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
 };
@@ -162,6 +164,7 @@ class SolveSession {
     t_start_ = std::chrono::steady_clock::now();
     plan();
     drop_proven_from_checkpoint();
+    open_pieces();
     // --resume with every class asked for proven: the file stays as it is,
     // unless it was read re-grouped, when it gains the openings of merged classes.
     if (todo_.empty() && !results_.regrouped_on_read) {
@@ -416,6 +419,7 @@ class SolveSession {
     mo.symmetry = cfg_.dfpn.symmetry;
     manager_ = std::make_unique<JobManager<Game, W>>(*pool_, tt_.get(), store_.get(), mo, root_of,
                                                      checkpoint_identity());
+    keep_pieces();
     for (int rep : todo_) {
       const CheckpointClass* from = nullptr;
       if (saved_)
@@ -445,6 +449,71 @@ class SolveSession {
       }
   }
 
+  // With --proof, each node the manager proves gets its proof piece at
+  // once, from the table that just proved it, and the pieces go to disk
+  // with each checkpoint (solver/jobs/piece_files.h): a class's proof is
+  // then assembled from them at its end, however many runs it took, where
+  // the table of the last run alone would have to prove again every
+  // subtree that earlier runs proved. Under MPI the jobs' tables are on
+  // the workers, so rank 0 keeps no pieces.
+  void keep_pieces() {
+    if (!pieces_) return;
+    size_t loaded = 0;
+    for (int rep : todo_) {
+      pieces_->load(point_name(n_, rep));
+      loaded += pieces_->pieces(point_name(n_, rep)).size();
+    }
+    if (loaded && !cfg_.quiet)
+      std::cerr << "read " << loaded << " proof piece entries from " << PieceFiles::folder_for(cfg_.checkpoint)
+                << "\n";
+    manager_->on_node_proven([this](int rep, const std::vector<Move>& path, bool mover_wins) {
+      build_piece(rep, path, mover_wins);
+    });
+  }
+
+  // Before anything is searched: the pieces' folder, without the pieces of
+  // classes the results hold proven (a stop between a class's proof and
+  // their removal leaves them; nothing needs them now).
+  void open_pieces() {
+    if (!cfg_.manager || cfg_.proof_dir.empty() || !cfg_.proof_pieces || cluster()) return;
+    const Checkpoint id = checkpoint_identity();
+    pieces_ = std::make_unique<PieceFiles>(PieceFiles::folder_for(cfg_.checkpoint),
+                                           id.game + " " + nxn(n_) + (id.variant.empty() ? "" : " " + id.variant));
+    for (int rep : classes_)
+      if (results_.openings[rep].solved) pieces_->remove(point_name(n_, rep));
+  }
+
+  void build_piece(int rep, const std::vector<Move>& path, bool mover_wins) {
+    const State pos = job_leaf<Game, W>(root_of()(rep), path);
+    const Color mover = Game::board(pos).to_move;
+    const Color winner = mover_wins ? mover : other(mover);
+    const std::string point = point_name(n_, rep);
+    std::unique_ptr<KeySet> visited = key_sets_.take();
+    DfpnOptions opt = cfg_.dfpn;
+    opt.store = store_.get();
+    ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+    builder.use_pieces(&pieces_->pieces(point), true);
+    try {
+      Proof piece;
+      if constexpr (kGonnect) {
+        std::vector<Move> game{Move(rep)};
+        game.insert(game.end(), path.begin(), path.end());
+        piece = builder.build(pos, winner, game);
+      } else {
+        piece = builder.build(pos, winner);
+      }
+      pieces_->add(point, piece.entries);
+    } catch (const std::exception& e) {
+      // A piece only saves work later: without it the class's proof is
+      // built as before. Say so once.
+      if (!piece_warned_ && !cfg_.quiet)
+        std::cerr << "a proof piece of " << point << " was not built (" << e.what()
+                  << "); the class's proof will search for it\n";
+      piece_warned_ = true;
+    }
+    key_sets_.give_back(std::move(visited));
+  }
+
   void class_proven_by_manager(int rep, bool mover_wins, const ClassTotals& t) {
     JobResult r;
     for (size_t i = 0; i < todo_.size(); ++i)
@@ -464,6 +533,7 @@ class SolveSession {
       for (const CheckpointClass& old : saved_->classes)
         if (std::find(todo_.begin(), todo_.end(), old.opening) == todo_.end()) c.classes.push_back(old);
     if (store_) store_->flush();
+    if (pieces_) pieces_->flush();
     if (c.classes.empty()) {
       std::error_code ec;
       std::filesystem::remove(cfg_.checkpoint, ec);
@@ -535,7 +605,8 @@ class SolveSession {
     const std::vector<Move> pv =
         game_principal_variation<Game, W>(jobs_[r.job], *tt_, cfg_.dfpn.symmetry, 4 * g_.cells);
     const auto t_proof = std::chrono::steady_clock::now();
-    const uint64_t proof_size = extract_proof(jobs_[r.job], winner, rep);
+    uint64_t searched = 0;
+    const uint64_t proof_size = extract_proof(jobs_[r.job], winner, rep, &searched);
     const double proof_secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_proof).count();
     std::lock_guard lock(results_mutex_);
@@ -559,15 +630,18 @@ class SolveSession {
     if (!cfg_.quiet)
       std::cerr << "proved " << point_name(n_, rep) << ": " << color_name(winner) << " wins (" << r.nodes
                 << " nodes, " << std::fixed << std::setprecision(2) << r.seconds << " s; proof " << proof_size
-                << " positions, " << proof_secs << " s)\n";
+                << " positions, " << proof_secs << " s"
+                << (searched ? ", " + std::to_string(searched) + " nodes to prove again what the table lost" : "")
+                << ")\n";
   }
 
   // The proof's size, and with --proof its file (`.proof.xz`, docs/PROOFS.md).
-  uint64_t extract_proof(const State& pos, Color winner, int rep) {
+  uint64_t extract_proof(const State& pos, Color winner, int rep, uint64_t* searched) {
     std::unique_ptr<KeySet> visited = key_sets_.take();
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();  // where the table forgot, the store may still know
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+    if (pieces_) builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
     uint64_t size = 0;
     if (cfg_.proof_dir.empty()) {
       size = builder.size(pos, winner);
@@ -579,7 +653,9 @@ class SolveSession {
       write_file_atomically(
           cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz",
           compress_xz(proof.to_text()));
+      if (pieces_) pieces_->remove(point_name(n_, rep));  // the proof holds what they held
     }
+    *searched = builder.searched();
     key_sets_.give_back(std::move(visited));
     return size;
   }
@@ -654,6 +730,8 @@ class SolveSession {
   std::unique_ptr<MpiChannel> channel_;  // before the pool: it outlives it
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<JobManager<Game, W>> manager_;
+  std::unique_ptr<PieceFiles> pieces_;  // with --proof: the proven nodes' proof pieces
+  bool piece_warned_ = false;
   KeySetPool key_sets_;
   std::chrono::steady_clock::time_point t_start_;
 

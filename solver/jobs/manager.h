@@ -57,6 +57,12 @@ class JobManager {
   // Called on the manager's thread when a class's root is proven; the
   // caller extracts its proof from the table (and the store) there.
   using OnProven = std::function<void(int opening, bool mover_wins, const ClassTotals&)>;
+  // Called on the manager's thread for each node below a class root that
+  // this run proves (by a job, or through its children), with its path from
+  // the class root, while the table still holds what proved it: the caller
+  // may write its proof piece there (solver/jobs/piece_files.h). Not called
+  // for nodes read proven from a checkpoint.
+  using OnNodeProven = std::function<void(int opening, const std::vector<Move>& path, bool mover_wins)>;
   // Called with the trees of the classes still open, every checkpoint_every
   // seconds and when the run ends (the caller writes the file).
   using OnCheckpoint = std::function<void(const Checkpoint&)>;
@@ -81,6 +87,8 @@ class JobManager {
     if (saved) restore(t, *saved);
     trees_.push_back(std::move(t));
   }
+
+  void on_node_proven(OnNodeProven f) { on_node_proven_ = std::move(f); }
 
   // Runs until every class is proven or `stop` is raised; then stops the
   // jobs in flight, takes their reports and calls on_checkpoint a last time.
@@ -314,6 +322,9 @@ class JobManager {
     if (wins && n.best >= 0) best = int8_t(table_move<Game, W>(position(t, i), n.best, opt_.symmetry));
     if (tt_) tt_->store(n.key, wins ? 0 : kInf, wins ? kInf : 0, best, std::max<uint64_t>(work, 1));
     if (store_) store_->add({n.key, wins, best, TranspositionTable::work_code(std::max<uint64_t>(work, 1))});
+    // (A job that ends after its class was proven proves nothing needed.)
+    if (on_node_proven_ && i != 0 && !restoring_ && t.nodes[0].value == Value::Open)
+      on_node_proven_(t.opening, path_of(t, i), wins);
   }
 
   // --- choosing jobs ----------------------------------------------------------
@@ -471,6 +482,11 @@ class JobManager {
   // given the saved numbers and values. A saved node that is not a child
   // here means the checkpoint is of another game or program.
   void restore(Tree& t, const CheckpointClass& saved) {
+    restoring_ = true;
+    struct Done {
+      bool& flag;
+      ~Done() { flag = false; }
+    } done{restoring_};
     t.totals = {saved.jobs, saved.nodes, saved.seconds};
     std::map<std::vector<Move>, int> index{{{}, 0}};
     // Nodes under one that this run already knows proven (the store, the
@@ -527,6 +543,8 @@ class JobManager {
   std::vector<Tree> trees_;
   std::map<uint64_t, Flight> flights_;
   const OnProven* on_proven_ = nullptr;
+  OnNodeProven on_node_proven_;
+  bool restoring_ = false;  // restore() records the saved values: no pieces to build for them
   uint64_t last_id_ = 0, jobs_done_ = 0;
   int in_flight_ = 0;
   mutable std::mutex view_mutex_;

@@ -23,6 +23,7 @@
 #include "core/game.h"
 #include "dfpn.h"
 #include "key_set.h"
+#include "proof_pieces.h"
 #include "solver/verify/proof_file.h"
 
 namespace konobi {
@@ -42,6 +43,20 @@ class ProofBuilder {
       : tt_(tt), opt_(without_threads(opt)), seen_(visited ? *visited : own_seen_) {
     seen_.clear();
   }
+
+  // Pieces of proofs written before (proof_pieces.h): a winner's position
+  // that has one is answered with its move before the table is asked, so a
+  // strategy proven in an earlier run is copied, not proven again. With
+  // `extend`, the builder writes only what the pieces lack: it stops at a
+  // position they hold, whose whole strategy is there already. The builder
+  // reads them only while it builds, and only when it writes entries.
+  void use_pieces(const ProofPieces* pieces, bool extend) {
+    pieces_ = pieces;
+    extend_ = extend;
+  }
+
+  // Nodes searched to prove again what the table had forgotten.
+  uint64_t searched() const { return searched_; }
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
   Proof build(const State& pos, Color winner) requires(!kGonnect) {
@@ -104,14 +119,31 @@ class ProofBuilder {
   void record(const State& s, Move m) {
     ++count_;
     if (!entries_) return;
-    const int n = Game::board(s).size();
+    entries_->push_back(entry_key(s) + " " + move_name(Game::board(s).size(), m));
+  }
+
+  // What an entry line says before its move: the position (Konobi) or the
+  // game that reaches it (Gonnect; the path is kept only while writing).
+  std::string entry_key(const State& s) const {
     if constexpr (kGonnect) {
       std::string line;
-      for (const std::string& p : path_) line += p + " ";
-      entries_->push_back(line + move_name(n, m));
+      for (const std::string& p : path_) line += (line.empty() ? "" : " ") + p;
+      return line;
     } else {
-      entries_->push_back(format_position(to_text(s)) + " " + move_name(n, m));
+      return format_position(to_text(s));
     }
+  }
+
+  // The pieces' move for s into *m, when they hold s and the move is legal
+  // here (kPass included); otherwise *m is left alone and the table is
+  // asked (the checker would have refused such a piece anyway).
+  void piece_move(const State& s, const Bitboard<W>& legal, Move* m) const {
+    const std::string* text = pieces_->move_of(entry_key(s));
+    if (!text) return;
+    try {
+      const Move p = parse_move(Game::board(s).size(), *text);
+      if (p == kPass ? legal.none() : p >= 0 && legal.test(p)) *m = p;
+    } catch (const std::exception&) {}
   }
 
   static DfpnOptions without_threads(DfpnOptions o) {
@@ -144,6 +176,16 @@ class ProofBuilder {
     const Bitboard<W> legal = Rules::placements(s);
     if (Rules::winning(s, legal).any()) return;
     if (!first_visit(s)) return;
+    if (pieces_ && entries_) {
+      constexpr Move kNone = -2;
+      Move m = kNone;
+      piece_move(s, legal, &m);
+      if (m != kNone && extend_) return;  // its strategy is in the pieces already
+      if (m != kNone) {
+        record(s, m);
+        return descend(s, m, [&](const State& q) { loser_node(q); });
+      }
+    }
     // The move the search recorded when it proved s: the winning child that
     // had cost it the least. It is taken only if the table still holds that
     // child as proven (a table too small may have lost it).
@@ -243,7 +285,13 @@ class ProofBuilder {
   bool wins_by(const State& s, Move m, uint64_t budget) {
     DfpnOptions o = opt_;
     if (budget) o.max_nodes = budget;
-    return !Dfpn<W, Game>(tt_, o).solve(child(s, m));
+    Dfpn<W, Game> search(tt_, o);
+    struct Count {
+      Dfpn<W, Game>& d;
+      uint64_t& total;
+      ~Count() { total += d.nodes(); }
+    } count{search, searched_};
+    return !search.solve(child(s, m));
   }
 
   void loser_node(const State& s) {
@@ -287,7 +335,10 @@ class ProofBuilder {
   std::vector<std::string> path_;                // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;  // null: count only
   size_t count_ = 0;
+  uint64_t searched_ = 0;
   bool walked_ = false;
+  const ProofPieces* pieces_ = nullptr;
+  bool extend_ = false;
 };
 
 }  // namespace konobi

@@ -1,0 +1,126 @@
+#include "piece_files.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "solver/io/atomic_file.h"
+#include "solver/io/compressed_file.h"
+#include "solver/verify/proof_file.h"
+
+namespace konobi {
+
+namespace {
+
+constexpr const char* kFormat = "pieces 1";
+constexpr const char* kSuffix = ".checkpoint.xz";
+
+// "c3-0007.xz" for class "c3": 7; anything else (a temporary of an atomic
+// write, another class's segment): -1.
+int segment_number(const std::string& name, const std::string& point) {
+  const std::string head = point + "-";
+  if (name.size() <= head.size() + 3 || name.compare(0, head.size(), head) != 0) return -1;
+  if (name.compare(name.size() - 3, 3, ".xz") != 0) return -1;
+  const std::string digits = name.substr(head.size(), name.size() - head.size() - 3);
+  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return -1;
+  return std::stoi(digits);
+}
+
+}  // namespace
+
+PieceFiles::PieceFiles(std::string folder, std::string identity)
+    : folder_(std::move(folder)), identity_(std::move(identity)) {}
+
+std::string PieceFiles::folder_for(const std::string& checkpoint_path) {
+  const std::string suffix = kSuffix;
+  if (checkpoint_path.size() > suffix.size() &&
+      checkpoint_path.compare(checkpoint_path.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return checkpoint_path.substr(0, checkpoint_path.size() - suffix.size()) + ".pieces";
+  return checkpoint_path + ".pieces";
+}
+
+std::vector<std::pair<int, std::string>> PieceFiles::segments(const std::string& point) const {
+  std::vector<std::pair<int, std::string>> out;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder_, ec)) return out;
+  for (const auto& e : std::filesystem::directory_iterator(folder_)) {
+    const int k = segment_number(e.path().filename().string(), point);
+    if (k >= 0) out.push_back({k, e.path().string()});
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void PieceFiles::scan(const std::string& point, Class& c) {
+  if (c.scanned) return;
+  c.scanned = true;
+  for (const auto& [k, path] : segments(point)) c.next_segment = std::max(c.next_segment, k + 1);
+}
+
+void PieceFiles::load(const std::string& point) {
+  Class& c = classes_[point];
+  c.scanned = true;
+  for (const auto& [k, path] : segments(point)) {
+    c.next_segment = std::max(c.next_segment, k + 1);
+    const std::string data = read_file(path);
+    static const char xz_magic[6] = {'\xfd', '7', 'z', 'X', 'Z', '\0'};
+    if (data.size() < sizeof xz_magic || data.compare(0, sizeof xz_magic, std::string(xz_magic, 6)) != 0)
+      throw std::runtime_error("proof pieces " + path + " are not xz-compressed (damaged, or not pieces)");
+    ProofFile f;
+    try {
+      f = read_proof_file(decompress(data, Compression::Xz, path), kFormat, "a proof pieces file",
+                          {"game", "class"});
+    } catch (const std::exception& e) {
+      throw std::runtime_error("proof pieces " + path + ": " + e.what());
+    }
+    if (f.field("game") != identity_ || f.field("class") != point)
+      throw std::runtime_error("proof pieces " + path + " belong to " + f.field("game") + ", class " +
+                               f.field("class") + ", not to this solve (" + identity_ + ", class " + point +
+                               ")");
+    try {
+      for (const std::string& line : f.entries) c.pieces.add(line);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("proof pieces " + path + ": " + e.what());
+    }
+  }
+}
+
+void PieceFiles::add(const std::string& point, const std::vector<std::string>& lines) {
+  Class& c = classes_[point];
+  for (const std::string& line : lines)
+    if (c.pieces.add(line)) c.unsaved.push_back(line);
+}
+
+void PieceFiles::flush() {
+  for (auto& [point, c] : classes_) {
+    if (c.unsaved.empty()) continue;
+    scan(point, c);
+    std::filesystem::create_directories(folder_);
+    ProofFile f;
+    f.format = kFormat;
+    f.fields = {{"game", identity_}, {"class", point}};
+    f.entries = c.unsaved;
+    char name[32];
+    std::snprintf(name, sizeof name, "-%04d.xz", c.next_segment);
+    write_file_atomically(folder_ + "/" + point + name, compress_xz(f.to_text()));
+    ++c.next_segment;
+    c.unsaved.clear();
+  }
+}
+
+void PieceFiles::remove(const std::string& point) {
+  for (const auto& [k, path] : segments(point)) std::filesystem::remove(path);
+  classes_.erase(point);
+  std::error_code ec;
+  if (std::filesystem::is_empty(folder_, ec) && !ec) std::filesystem::remove(folder_, ec);
+}
+
+size_t PieceFiles::pending() const {
+  size_t n = 0;
+  for (const auto& [point, c] : classes_) n += c.unsaved.size();
+  return n;
+}
+
+}  // namespace konobi

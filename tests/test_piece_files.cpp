@@ -1,0 +1,146 @@
+// Proof pieces on disk (solver/jobs/piece_files.h): segments written at each
+// flush hold only what is new and are numbered on from those already there;
+// a reader gets the union of a class's segments and nothing of another
+// class's or of a temporary; a damaged or foreign segment is refused naming
+// its file; a proven class's segments go, and the folder with the last.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <stdlib.h>
+
+#include "solver/io/atomic_file.h"
+#include "solver/io/compressed_file.h"
+#include "solver/jobs/piece_files.h"
+
+namespace fs = std::filesystem;
+using Catch::Contains;
+using konobi::PieceFiles;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char name[] = "/tmp/konobi_pieces_XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(dir)) v.push_back(e.path().filename().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+const std::vector<std::string> kFirst = {"....../....../....../..B.../....../...... w a1",
+                                         "....../....../....../..B.../....../W..... w b2"};
+const std::vector<std::string> kSecond = {"....../....../....../..B.../....../W..... w c4",  // held: b2 stays
+                                          "....../....../....../..B.../....../.W.... w d4"};
+
+}  // namespace
+
+TEST_CASE("proof pieces: the folder beside a checkpoint", "[pieces]") {
+  CHECK(PieceFiles::folder_for("results/konobi-6x6.checkpoint.xz") == "results/konobi-6x6.pieces");
+  CHECK(PieceFiles::folder_for("run/ck") == "run/ck.pieces");
+  CHECK(PieceFiles::folder_for(".checkpoint.xz") == ".checkpoint.xz.pieces");
+}
+
+TEST_CASE("proof pieces: segments hold what is new, and a reader gets the union", "[pieces]") {
+  TempDir dir;
+  const std::string folder = dir / "k.pieces";
+  {
+    PieceFiles w(folder, "konobi 6x6");
+    w.flush();  // nothing yet: no folder
+    CHECK(!fs::exists(folder));
+    w.add("c3", kFirst);
+    CHECK(w.pending() == 2);
+    w.flush();
+    CHECK(w.pending() == 0);
+    w.add("c3", kSecond);  // one of them already held
+    CHECK(w.pending() == 1);
+    w.add("b3", {"....../....../....../.B..../....../...... w c3"});
+    w.flush();
+  }
+  CHECK(files_in(folder) == std::vector<std::string>{"b3-0001.xz", "c3-0001.xz", "c3-0002.xz"});
+  const std::string second = konobi::read_maybe_compressed(folder + "/c3-0002.xz");
+  CHECK_THAT(second, Contains("pieces 1\ngame konobi 6x6\nclass c3\nentries 1\n"));
+  CHECK_THAT(second, Contains(" w d4\nend\n"));
+  // A temporary of an interrupted write and stray names are not segments.
+  konobi::write_file_atomically(folder + "/c3-0003.xz.tmp-abcdef", "half");
+  konobi::write_file_atomically(folder + "/c3-x.xz", "stray");
+
+  PieceFiles r(folder, "konobi 6x6");
+  r.load("c3");
+  CHECK(r.pieces("c3").size() == 3);
+  REQUIRE(r.pieces("c3").move_of("....../....../....../..B.../....../W..... w") != nullptr);
+  CHECK(*r.pieces("c3").move_of("....../....../....../..B.../....../W..... w") == "b2");
+  CHECK(r.pieces("b3").empty());  // not loaded
+  r.add("c3", {"....../....../....../..B.../....../..W... w e5"});
+  r.flush();
+  CHECK(fs::exists(folder + "/c3-0003.xz"));  // after the highest segment's number
+
+  r.remove("c3");
+  CHECK(files_in(folder) == std::vector<std::string>{"b3-0001.xz", "c3-0003.xz.tmp-abcdef", "c3-x.xz"});  // not ours
+  fs::remove(folder + "/c3-0003.xz.tmp-abcdef");
+  fs::remove(folder + "/c3-x.xz");
+  r.remove("b3");
+  CHECK(!fs::exists(folder));  // the last class's went, and the folder with them
+}
+
+TEST_CASE("proof pieces: a damaged or foreign segment is refused, naming it", "[pieces]") {
+  TempDir dir;
+  const std::string folder = dir / "k.pieces";
+  {
+    PieceFiles w(folder, "konobi 6x6");
+    w.add("c3", kFirst);
+    w.flush();
+  }
+  const std::string path = folder + "/c3-0001.xz";
+  const std::string good = konobi::read_file(path);
+  const std::string text = konobi::read_maybe_compressed(path);
+  struct Case {
+    const char* what;
+    std::string data;
+    const char* says;
+  };
+  const std::vector<Case> cases = {
+      {"truncated", good.substr(0, good.size() / 2), "truncated"},
+      {"not xz", text, "not xz-compressed"},
+      {"an entry short", konobi::compress_xz(text.substr(0, text.find(" w b2"))), "truncated"},
+      {"another game", konobi::compress_xz("pieces 1\ngame gonnect 6x6\nclass c3\nentries 0\nend\n"),
+       "not to this solve"},
+      {"another class", konobi::compress_xz("pieces 1\ngame konobi 6x6\nclass b3\nentries 0\nend\n"),
+       "not to this solve"},
+      {"a newer format", konobi::compress_xz("pieces 2\ngame konobi 6x6\nclass c3\nentries 0\nend\n"),
+       "not a proof pieces file"},
+      {"a line without a move", konobi::compress_xz("pieces 1\ngame konobi 6x6\nclass c3\nentries 1\nb2\nend\n"),
+       "needs a position and a move"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    konobi::write_file_atomically(path, c.data);
+    PieceFiles r(folder, "konobi 6x6");
+    try {
+      r.load("c3");
+      FAIL("a segment " << c.what << " was read");
+    } catch (const std::runtime_error& e) {
+      CHECK_THAT(e.what(), Contains(path));
+      CHECK_THAT(e.what(), Contains(c.says));
+    }
+  }
+  konobi::write_file_atomically(path, good);
+  PieceFiles r(folder, "konobi 6x6");
+  r.load("c3");
+  CHECK(r.pieces("c3").size() == 2);
+}
