@@ -90,9 +90,10 @@ TEST_CASE("proof pieces: segments hold what is new, and a reader gets the union"
   r.flush();
   CHECK(fs::exists(folder + "/c3-0003.xz"));  // after the highest segment's number
 
+  konobi::write_file_atomically(folder + "/b3-0002.xz.tmp-abcdef", "half");
   r.remove("c3");
-  CHECK(files_in(folder) == std::vector<std::string>{"b3-0001.xz", "c3-0003.xz.tmp-abcdef", "c3-x.xz"});  // not ours
-  fs::remove(folder + "/c3-0003.xz.tmp-abcdef");
+  // Its segments and their temporaries go; another class's and strays stay.
+  CHECK(files_in(folder) == std::vector<std::string>{"b3-0001.xz", "b3-0002.xz.tmp-abcdef", "c3-x.xz"});
   fs::remove(folder + "/c3-x.xz");
   r.remove("b3");
   CHECK(!fs::exists(folder));  // the last class's went, and the folder with them

@@ -486,32 +486,70 @@ class SolveSession {
   void build_piece(int rep, const std::vector<Move>& path, bool mover_wins) {
     const State pos = job_leaf<Game, W>(root_of()(rep), path);
     const Color mover = Game::board(pos).to_move;
-    const Color winner = mover_wins ? mover : other(mover);
+    try {
+      add_piece(rep, pos, mover_wins ? mover : other(mover), path);
+    } catch (const std::exception& e) {
+      // A piece only saves work later: without it the class's proof is
+      // built as before. Say so once.
+      if (!piece_warned_ && !cfg_.quiet)
+        std::cerr << "a proof piece of " << point_name(n_, rep) << " was not built (" << e.what()
+                  << "); the class's proof will search for it\n";
+      piece_warned_ = true;
+    }
+  }
+
+  // Adds to class rep's pieces what they lack of the proof that `winner`
+  // wins pos, reached from the class root by `path`; returns the nodes
+  // searched to prove again what the table had lost.
+  uint64_t add_piece(int rep, const State& pos, Color winner, const std::vector<Move>& path) {
     const std::string point = point_name(n_, rep);
     std::unique_ptr<KeySet> visited = key_sets_.take();
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
     builder.use_pieces(&pieces_->pieces(point), true);
-    try {
-      Proof piece;
-      if constexpr (kGonnect) {
-        std::vector<Move> game{Move(rep)};
-        game.insert(game.end(), path.begin(), path.end());
-        piece = builder.build(pos, winner, game);
-      } else {
-        piece = builder.build(pos, winner);
-      }
-      pieces_->add(point, piece.entries);
-    } catch (const std::exception& e) {
-      // A piece only saves work later: without it the class's proof is
-      // built as before. Say so once.
-      if (!piece_warned_ && !cfg_.quiet)
-        std::cerr << "a proof piece of " << point << " was not built (" << e.what()
-                  << "); the class's proof will search for it\n";
-      piece_warned_ = true;
+    Proof piece;
+    if constexpr (kGonnect) {
+      std::vector<Move> game{Move(rep)};
+      game.insert(game.end(), path.begin(), path.end());
+      piece = builder.build(pos, winner, game);
+    } else {
+      piece = builder.build(pos, winner);
     }
+    pieces_->add(point, piece.entries);
     key_sets_.give_back(std::move(visited));
+    return builder.searched();
+  }
+
+  // A class root lost by its mover (White) needs the proof of every reply.
+  // Where earlier runs proved replies whose pieces were never written, each
+  // may take long to prove again: build them one by one, each kept on disk
+  // once a minute has passed since the last write, so that a stop in the
+  // middle (kill -9 included: the class is not recorded proven until its
+  // proof is written, and the checkpoint still holds its tree) loses at
+  // most a minute of this.
+  uint64_t build_reply_pieces(const State& root, Color winner, int rep) {
+    uint64_t searched = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
+    const Bitboard<W> replies = Rules::placements(root);
+    const int total = replies.count();
+    int done = 0;
+    replies.for_each([&](int m) {
+      searched += add_piece(rep, Game::child(root, Move(m)), winner, {Move(m)});
+      ++done;
+      const auto now = std::chrono::steady_clock::now();
+      if (std::chrono::duration<double>(now - last).count() >= 60) {
+        pieces_->flush();
+        last = now;
+        if (!cfg_.quiet)
+          std::cerr << "proof of " << point_name(n_, rep) << ": " << done << " of " << total
+                    << " replies' pieces built (" << std::fixed << std::setprecision(0)
+                    << std::chrono::duration<double>(now - t0).count() << " s, " << searched
+                    << " nodes to prove again what the table lost)\n";
+      }
+    });
+    return searched;
   }
 
   void class_proven_by_manager(int rep, bool mover_wins, const ClassTotals& t) {
@@ -637,6 +675,9 @@ class SolveSession {
 
   // The proof's size, and with --proof its file (`.proof.xz`, docs/PROOFS.md).
   uint64_t extract_proof(const State& pos, Color winner, int rep, uint64_t* searched) {
+    uint64_t searched_for_pieces = 0;
+    if (pieces_ && !cfg_.proof_dir.empty() && Game::board(pos).to_move != winner)
+      searched_for_pieces = build_reply_pieces(pos, winner, rep);
     std::unique_ptr<KeySet> visited = key_sets_.take();
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();  // where the table forgot, the store may still know
@@ -655,7 +696,7 @@ class SolveSession {
           compress_xz(proof.to_text()));
       if (pieces_) pieces_->remove(point_name(n_, rep));  // the proof holds what they held
     }
-    *searched = builder.searched();
+    *searched = searched_for_pieces + builder.searched();
     key_sets_.give_back(std::move(visited));
     return size;
   }

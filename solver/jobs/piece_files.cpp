@@ -112,8 +112,16 @@ void PieceFiles::flush() {
 
 void PieceFiles::remove(const std::string& point) {
   for (const auto& [k, path] : segments(point)) std::filesystem::remove(path);
-  classes_.erase(point);
+  // And the temporaries that a write killed half-way left of them.
   std::error_code ec;
+  if (std::filesystem::is_directory(folder_, ec))
+    for (const auto& e : std::filesystem::directory_iterator(folder_)) {
+      const std::string name = e.path().filename().string();
+      const size_t tmp = name.find(".xz.tmp-");
+      if (tmp != std::string::npos && segment_number(name.substr(0, tmp + 3), point) >= 0)
+        std::filesystem::remove(e.path(), ec);
+    }
+  classes_.erase(point);
   if (std::filesystem::is_empty(folder_, ec) && !ec) std::filesystem::remove(folder_, ec);
 }
 

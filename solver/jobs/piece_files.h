@@ -47,7 +47,9 @@ class PieceFiles {
   // Writes one new segment for each class with lines not yet on disk.
   void flush();
 
-  // Forgets a class and removes its segments (its proof is written).
+  // Forgets a class and removes its segments (its proof is written), and
+  // the temporaries of segment writes that a kill -9 cut short; then the
+  // folder, when that leaves it empty.
   void remove(const std::string& point);
 
   // Entries not yet on disk, for all classes.
