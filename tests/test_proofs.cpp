@@ -395,3 +395,30 @@ TEST_CASE("a piece whose move is not legal is passed over for the table's", "[so
   INFO(c.message);
   CHECK(c.ok);
 }
+
+TEST_CASE("a builder stops at its search limit, and within it proves as without one", "[solver][proof][pieces]") {
+  const Pos pos = opening(4, konobi::parse_point(4, "b2"));
+  konobi::TranspositionTable solved(16);
+  const konobi::DfpnOptions opt;
+  const std::optional<bool> wins = dfpn_wins(pos, solved, opt, 1);
+  REQUIRE(wins.has_value());
+  const konobi::Color winner = *wins ? pos.to_move : konobi::other(pos.to_move);
+  // On a table that never saw the solve the builder must search.
+  konobi::TranspositionTable empty(16);
+  konobi::ProofBuilder<1> free_builder(empty, opt);
+  const auto proof = free_builder.build(pos, winner);
+  REQUIRE(free_builder.searched() > 1000);
+  konobi::TranspositionTable empty2(16);
+  konobi::ProofBuilder<1> tight(empty2, opt);
+  tight.set_search_limit(1000);
+  CHECK_THROWS_AS(tight.build(pos, winner), konobi::SearchLimitReached);
+  // df-pn looks at its budget between expansions, so it may run a little past it.
+  CHECK(tight.searched() < 2000);
+  CHECK(tight.searched() < free_builder.searched());
+  konobi::TranspositionTable empty3(16);
+  konobi::ProofBuilder<1> roomy(empty3, opt);
+  roomy.set_search_limit(free_builder.searched() * 10);
+  const auto c = konobi::check_proof(roomy.build(pos, winner).to_text());
+  INFO(c.message);
+  CHECK(c.ok);
+}

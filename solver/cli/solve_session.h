@@ -463,6 +463,7 @@ class SolveSession {
       pieces_->load(point_name(n_, rep));
       loaded += pieces_->pieces(point_name(n_, rep)).size();
     }
+    piece_entries_ = loaded;
     if (loaded && !cfg_.quiet)
       std::cerr << "read " << loaded << " proof piece entries from " << PieceFiles::folder_for(cfg_.checkpoint)
                 << "\n";
@@ -483,11 +484,18 @@ class SolveSession {
       if (results_.openings[rep].solved) pieces_->remove(point_name(n_, rep));
   }
 
+  // During the run a piece may search at most one job's budget to prove
+  // again what the table lost: the manager's thread builds it while the
+  // jobs wait for it. A dearer one (a node proven through children that
+  // an earlier run proved) is left to the class's end, where the replies'
+  // pieces are built without a limit and kept as they come.
   void build_piece(int rep, const std::vector<Move>& path, bool mover_wins) {
     const State pos = job_leaf<Game, W>(root_of()(rep), path);
     const Color mover = Game::board(pos).to_move;
     try {
-      add_piece(rep, pos, mover_wins ? mover : other(mover), path);
+      add_piece(rep, pos, mover_wins ? mover : other(mover), path, cfg_.job_nodes);
+    } catch (const SearchLimitReached&) {
+      ++pieces_left_;
     } catch (const std::exception& e) {
       // A piece only saves work later: without it the class's proof is
       // built as before. Say so once.
@@ -501,13 +509,20 @@ class SolveSession {
   // Adds to class rep's pieces what they lack of the proof that `winner`
   // wins pos, reached from the class root by `path`; returns the nodes
   // searched to prove again what the table had lost.
-  uint64_t add_piece(int rep, const State& pos, Color winner, const std::vector<Move>& path) {
+  uint64_t add_piece(int rep, const State& pos, Color winner, const std::vector<Move>& path,
+                     uint64_t search_limit = 0) {
     const std::string point = point_name(n_, rep);
     std::unique_ptr<KeySet> visited = key_sets_.take();
+    struct GiveBack {
+      KeySetPool& pool;
+      std::unique_ptr<KeySet>& set;
+      ~GiveBack() { pool.give_back(std::move(set)); }
+    } give_back{key_sets_, visited};
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
     builder.use_pieces(&pieces_->pieces(point), true);
+    builder.set_search_limit(search_limit);
     Proof piece;
     if constexpr (kGonnect) {
       std::vector<Move> game{Move(rep)};
@@ -516,8 +531,7 @@ class SolveSession {
     } else {
       piece = builder.build(pos, winner);
     }
-    pieces_->add(point, piece.entries);
-    key_sets_.give_back(std::move(visited));
+    piece_entries_ += pieces_->add(point, piece.entries);
     return builder.searched();
   }
 
@@ -599,6 +613,9 @@ class SolveSession {
       s << " | store " << human_count(double(st.entries)) << " (" << human_bytes(double(st.bytes)) << ", "
         << (st.finds ? 100 * st.hits / st.finds : 0) << "% hits)";
     }
+    if (pieces_)
+      s << " | proof pieces " << human_count(double(piece_entries_.load())) << " (" << pieces_left_.load()
+        << " left)";
     s << " | mem " << human_bytes(double(resident_bytes()));
     return s.str();
   }
@@ -694,7 +711,10 @@ class SolveSession {
       write_file_atomically(
           cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz",
           compress_xz(proof.to_text()));
-      if (pieces_) pieces_->remove(point_name(n_, rep));  // the proof holds what they held
+      if (pieces_) {  // the proof holds what they held
+        piece_entries_ -= pieces_->pieces(point_name(n_, rep)).size();
+        pieces_->remove(point_name(n_, rep));
+      }
     }
     *searched = searched_for_pieces + builder.searched();
     key_sets_.give_back(std::move(visited));
@@ -773,6 +793,9 @@ class SolveSession {
   std::unique_ptr<JobManager<Game, W>> manager_;
   std::unique_ptr<PieceFiles> pieces_;  // with --proof: the proven nodes' proof pieces
   bool piece_warned_ = false;
+  // For the progress line: entries held, and nodes whose pieces were left
+  // to the class's end (dearer than a job).
+  std::atomic<uint64_t> piece_entries_{0}, pieces_left_{0};
   KeySetPool key_sets_;
   std::chrono::steady_clock::time_point t_start_;
 

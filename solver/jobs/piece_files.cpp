@@ -87,10 +87,12 @@ void PieceFiles::load(const std::string& point) {
   }
 }
 
-void PieceFiles::add(const std::string& point, const std::vector<std::string>& lines) {
+size_t PieceFiles::add(const std::string& point, const std::vector<std::string>& lines) {
   Class& c = classes_[point];
+  size_t added = 0;
   for (const std::string& line : lines)
-    if (c.pieces.add(line)) c.unsaved.push_back(line);
+    if (c.pieces.add(line)) c.unsaved.push_back(line), ++added;
+  return added;
 }
 
 void PieceFiles::flush() {

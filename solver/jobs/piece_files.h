@@ -41,8 +41,9 @@ class PieceFiles {
   // The pieces of a class (empty when none were loaded or added).
   const ProofPieces& pieces(const std::string& point) { return classes_[point].pieces; }
 
-  // Adds entry lines to a class; the new ones are written by the next flush.
-  void add(const std::string& point, const std::vector<std::string>& lines);
+  // Adds entry lines to a class; the new ones are written by the next
+  // flush. Returns how many were new.
+  size_t add(const std::string& point, const std::vector<std::string>& lines);
 
   // Writes one new segment for each class with lines not yet on disk.
   void flush();

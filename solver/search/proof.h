@@ -30,6 +30,9 @@ namespace konobi {
 
 using Proof = ProofFile;
 
+// A builder's searches reached the limit set by set_search_limit.
+struct SearchLimitReached {};
+
 template <int W, SearchedGame<W> Game = KonobiSearch>
 class ProofBuilder {
  public:
@@ -57,6 +60,11 @@ class ProofBuilder {
 
   // Nodes searched to prove again what the table had forgotten.
   uint64_t searched() const { return searched_; }
+
+  // About this many nodes of such searches at most (0: no limit; df-pn
+  // looks at its budget between expansions, so it may run a little past
+  // it); there build() throws SearchLimitReached, its proof unwritten.
+  void set_search_limit(uint64_t nodes) { limit_ = nodes; }
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
   Proof build(const State& pos, Color winner) requires(!kGonnect) {
@@ -280,18 +288,31 @@ class ProofBuilder {
   }
 
   // Whether s's mover wins by m, proven again on the table; throws
-  // SearchStopped past `budget` nodes (0: the caller's limit, if any). A
+  // SearchStopped past `budget` nodes (0: the caller's limit, if any), and
+  // SearchLimitReached once this builder's searches reach its limit. A
   // search is a few words, so each re-proof gets its own.
   bool wins_by(const State& s, Move m, uint64_t budget) {
     DfpnOptions o = opt_;
-    if (budget) o.max_nodes = budget;
+    uint64_t cap = budget;
+    bool at_limit = false;
+    if (limit_) {
+      if (searched_ >= limit_) throw SearchLimitReached{};
+      const uint64_t left = limit_ - searched_;
+      if (!cap || cap >= left) cap = left, at_limit = true;
+    }
+    if (cap) o.max_nodes = cap;
     Dfpn<W, Game> search(tt_, o);
     struct Count {
       Dfpn<W, Game>& d;
       uint64_t& total;
       ~Count() { total += d.nodes(); }
     } count{search, searched_};
-    return !search.solve(child(s, m));
+    try {
+      return !search.solve(child(s, m));
+    } catch (const SearchStopped&) {
+      if (at_limit) throw SearchLimitReached{};
+      throw;
+    }
   }
 
   void loser_node(const State& s) {
@@ -335,7 +356,7 @@ class ProofBuilder {
   std::vector<std::string> path_;                // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;  // null: count only
   size_t count_ = 0;
-  uint64_t searched_ = 0;
+  uint64_t searched_ = 0, limit_ = 0;
   bool walked_ = false;
   const ProofPieces* pieces_ = nullptr;
   bool extend_ = false;
