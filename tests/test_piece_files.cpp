@@ -125,7 +125,8 @@ TEST_CASE("proof pieces: a damaged or foreign segment is refused, naming it", "[
        "not to this solve"},
       {"a newer format", konobi::compress_xz("pieces 2\ngame konobi 6x6\nclass c3\nentries 0\nend\n"),
        "not a proof pieces file"},
-      {"a line without a move", konobi::compress_xz("pieces 1\ngame konobi 6x6\nclass c3\nentries 1\nb2\nend\n"),
+      {"a line without a move",
+       konobi::compress_xz("pieces 1\ngame konobi 6x6\nclass c3\nentries 1\nb2\nend\n"),
        "needs a position and a move"},
   };
   for (const Case& c : cases) {

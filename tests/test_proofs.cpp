@@ -281,8 +281,9 @@ TEST_CASE("a proof's size without its text is the number of entries build() writ
   }
 }
 
-TEST_CASE("a proof assembled from proof pieces needs no search, and extending pieces writes only what they lack",
-          "[solver][proof][pieces]") {
+TEST_CASE(
+    "a proof assembled from proof pieces needs no search, and extending pieces writes only what they lack",
+    "[solver][proof][pieces]") {
   // Three 4x4 openings: proofs big enough that a table which never saw
   // the solve has work to do.
   for (const char* name : {"a1", "b2", "c2"}) {
@@ -396,7 +397,8 @@ TEST_CASE("a piece whose move is not legal is passed over for the table's", "[so
   CHECK(c.ok);
 }
 
-TEST_CASE("a builder stops at its search limit, and within it proves as without one", "[solver][proof][pieces]") {
+TEST_CASE("a builder stops at its search limit, and within it proves as without one",
+          "[solver][proof][pieces]") {
   const Pos pos = opening(4, konobi::parse_point(4, "b2"));
   konobi::TranspositionTable solved(16);
   const konobi::DfpnOptions opt;

@@ -57,7 +57,7 @@ struct SolveConfig {
   uint64_t job_nodes = 2'000'000;
   std::string checkpoint;  // its file (the results file's name, .checkpoint.xz)
   double checkpoint_every = 300;
-  std::string store;  // the store of proven positions; empty: none
+  std::string store;         // the store of proven positions; empty: none
   bool proof_pieces = true;  // with a proof folder: the proven nodes' pieces beside the checkpoint
   double store_mb = 4096;
   MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
@@ -465,8 +465,8 @@ class SolveSession {
     }
     piece_entries_ = loaded;
     if (loaded && !cfg_.quiet)
-      std::cerr << "read " << loaded << " proof piece entries from " << PieceFiles::folder_for(cfg_.checkpoint)
-                << "\n";
+      std::cerr << "read " << loaded << " proof piece entries from "
+                << PieceFiles::folder_for(cfg_.checkpoint) << "\n";
     manager_->on_node_proven([this](int rep, const std::vector<Move>& path, bool mover_wins) {
       build_piece(rep, path, mover_wins);
     });
@@ -478,8 +478,9 @@ class SolveSession {
   void open_pieces() {
     if (!cfg_.manager || cfg_.proof_dir.empty() || !cfg_.proof_pieces || cluster()) return;
     const Checkpoint id = checkpoint_identity();
-    pieces_ = std::make_unique<PieceFiles>(PieceFiles::folder_for(cfg_.checkpoint),
-                                           id.game + " " + nxn(n_) + (id.variant.empty() ? "" : " " + id.variant));
+    pieces_ =
+        std::make_unique<PieceFiles>(PieceFiles::folder_for(cfg_.checkpoint),
+                                     id.game + " " + nxn(n_) + (id.variant.empty() ? "" : " " + id.variant));
     for (int rep : classes_)
       if (results_.openings[rep].solved) pieces_->remove(point_name(n_, rep));
   }
@@ -494,9 +495,7 @@ class SolveSession {
     const Color mover = Game::board(pos).to_move;
     try {
       add_piece(rep, pos, mover_wins ? mover : other(mover), path, cfg_.job_nodes);
-    } catch (const SearchLimitReached&) {
-      ++pieces_left_;
-    } catch (const std::exception& e) {
+    } catch (const SearchLimitReached&) { ++pieces_left_; } catch (const std::exception& e) {
       // A piece only saves work later: without it the class's proof is
       // built as before. Say so once.
       if (!piece_warned_ && !cfg_.quiet)
@@ -686,7 +685,8 @@ class SolveSession {
       std::cerr << "proved " << point_name(n_, rep) << ": " << color_name(winner) << " wins (" << r.nodes
                 << " nodes, " << std::fixed << std::setprecision(2) << r.seconds << " s; proof " << proof_size
                 << " positions, " << proof_secs << " s"
-                << (searched ? ", " + std::to_string(searched) + " nodes to prove again what the table lost" : "")
+                << (searched ? ", " + std::to_string(searched) + " nodes to prove again what the table lost"
+                             : "")
                 << ")\n";
   }
 

@@ -72,18 +72,14 @@ void PieceFiles::load(const std::string& point) {
     try {
       f = read_proof_file(decompress(data, Compression::Xz, path), kFormat, "a proof pieces file",
                           {"game", "class"});
-    } catch (const std::exception& e) {
-      throw std::runtime_error("proof pieces " + path + ": " + e.what());
-    }
+    } catch (const std::exception& e) { throw std::runtime_error("proof pieces " + path + ": " + e.what()); }
     if (f.field("game") != identity_ || f.field("class") != point)
       throw std::runtime_error("proof pieces " + path + " belong to " + f.field("game") + ", class " +
                                f.field("class") + ", not to this solve (" + identity_ + ", class " + point +
                                ")");
     try {
       for (const std::string& line : f.entries) c.pieces.add(line);
-    } catch (const std::exception& e) {
-      throw std::runtime_error("proof pieces " + path + ": " + e.what());
-    }
+    } catch (const std::exception& e) { throw std::runtime_error("proof pieces " + path + ": " + e.what()); }
   }
 }
 

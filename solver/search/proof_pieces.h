@@ -32,7 +32,8 @@ class ProofPieces {
   bool add(std::string_view line) {
     const size_t cut = line.rfind(' ');
     if (cut == std::string_view::npos || cut == 0 || cut + 1 == line.size())
-      throw std::invalid_argument("a proof piece line needs a position and a move: '" + std::string(line) + "'");
+      throw std::invalid_argument("a proof piece line needs a position and a move: '" + std::string(line) +
+                                  "'");
     return moves_.emplace(std::string(line.substr(0, cut)), std::string(line.substr(cut + 1))).second;
   }
 
