@@ -258,17 +258,22 @@ def case_corrupt():
                                         good[len(good) // 2 + 1:],
         "not xz": b"konobi-checkpoint 1\n",
     }
-    for what, data in damaged.items():
-        with open(ckpt, "wb") as f:
+    def refused(what, damaged_file, data, ckpt_data):
+        """--resume with `data` in `damaged_file` fails naming it, and leaves
+        the results file and the checkpoint (`ckpt_data`) as they were."""
+        with open(damaged_file, "wb") as f:
             f.write(data)
         rc, so, se = run(manager_args(d, out, proof, ["--resume"]), d)
         check(rc != 0, f"{what}: --resume exited 0")
-        check(ckpt in se, f"{what}: the message does not name {ckpt}: {se!r}")
+        check(damaged_file in se, f"{what}: the message does not name {damaged_file}: {se!r}")
         with open(out, "rb") as f:
             check(f.read() == results, f"{what}: the results file changed")
         with open(ckpt, "rb") as f:
-            check(f.read() == data, f"{what}: the checkpoint was replaced")
+            check(f.read() == ckpt_data, f"{what}: the checkpoint was replaced")
         print(f"{what}: exit {rc}, {se.strip().splitlines()[-1]}", flush=True)
+
+    for what, data in damaged.items():
+        refused(what, ckpt, data, data)
     # A damaged proof piece segment of an open class: refused, naming it,
     # with the results file and the checkpoint left as they were.
     with open(ckpt, "wb") as f:
@@ -280,16 +285,7 @@ def case_corrupt():
     for what, data in {"not xz": b"pieces 1\n", "truncated": lzma.compress(b"pieces 1\ngame x\n"),
                        "another solve's": lzma.compress(f"pieces 1\ngame gonnect 9x9\nclass {open_class}\n"
                                                         "entries 0\nend\n".encode())}.items():
-        with open(bad_segment, "wb") as f:
-            f.write(data)
-        rc, so, se = run(manager_args(d, out, proof, ["--resume"]), d)
-        check(rc != 0, f"a proof piece segment {what}: --resume exited 0")
-        check(bad_segment in se, f"a proof piece segment {what}: the message does not name it: {se!r}")
-        with open(out, "rb") as f:
-            check(f.read() == results, f"a proof piece segment {what}: the results file changed")
-        with open(ckpt, "rb") as f:
-            check(f.read() == good, f"a proof piece segment {what}: the checkpoint was replaced")
-        print(f"a proof piece segment {what}: exit {rc}, {se.strip().splitlines()[-1]}", flush=True)
+        refused(f"a proof piece segment {what}", bad_segment, data, good)
     os.remove(bad_segment)
 
     # A whole, valid checkpoint of another game (a Gonnect solve's): refused

@@ -18,23 +18,9 @@
 #include "core/position.h"
 #include "solver/io/compressed_file.h"
 #include "solver/verify/simple_rules.h"
+#include "temp_dir.h"
 
 namespace konobi_test {
-
-// A fresh directory under /tmp, removed with everything in it afterwards.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    char name[] = "/tmp/konobi_test_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 // The text of an xz-compressed file (the shipped proofs), or its first
 // `limit` bytes: a header without unpacking a big proof.

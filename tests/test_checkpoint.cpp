@@ -22,6 +22,7 @@
 #include "solver/io/compressed_file.h"
 #include "solver/jobs/checkpoint.h"
 #include "solver/search/tt.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 using Catch::Contains;
@@ -32,22 +33,9 @@ using konobi::CheckpointNode;
 using konobi::kInf;
 using konobi::kPass;
 using Value = CheckpointNode::Value;
+using konobi_test::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/konobi_ckpt_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 std::string refusal(const std::function<void()>& f) {
   try {

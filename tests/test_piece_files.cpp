@@ -10,31 +10,17 @@
 #include <string>
 #include <vector>
 
-#include <stdlib.h>
-
 #include "solver/io/atomic_file.h"
 #include "solver/io/compressed_file.h"
 #include "solver/jobs/piece_files.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 using Catch::Contains;
 using konobi::PieceFiles;
+using konobi_test::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/konobi_pieces_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 std::vector<std::string> files_in(const fs::path& dir) {
   std::vector<std::string> v;

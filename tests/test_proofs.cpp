@@ -281,19 +281,31 @@ TEST_CASE("a proof's size without its text is the number of entries build() writ
   }
 }
 
+// A 4x4 opening solved by df-pn on its own table, with its winner.
+struct Solved4x4 {
+  Pos pos;
+  konobi::TranspositionTable tt{16};
+  konobi::DfpnOptions opt;
+  konobi::Color winner = konobi::Black;
+  explicit Solved4x4(const char* point) : pos(opening(4, konobi::parse_point(4, point))) {
+    const std::optional<bool> wins = dfpn_wins(pos, tt, opt, 1);
+    REQUIRE(wins.has_value());
+    winner = *wins ? pos.to_move : konobi::other(pos.to_move);
+  }
+  konobi::Proof proof() { return konobi::ProofBuilder<1>(tt, opt).build(pos, winner); }
+};
+
 TEST_CASE(
     "a proof assembled from proof pieces needs no search, and extending pieces writes only what they lack",
     "[solver][proof][pieces]") {
   // Three 4x4 openings: proofs big enough that a table which never saw
   // the solve has work to do.
   for (const char* name : {"a1", "b2", "c2"}) {
-    const Pos pos = opening(4, konobi::parse_point(4, name));
-    konobi::TranspositionTable solved_tt(16);
-    const konobi::DfpnOptions opt;
-    const std::optional<bool> solved = dfpn_wins(pos, solved_tt, opt, 1);
-    REQUIRE(solved.has_value());
-    const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
-    const konobi::Proof full = konobi::ProofBuilder<1>(solved_tt, opt).build(pos, winner);
+    Solved4x4 solved(name);
+    const Pos& pos = solved.pos;
+    const konobi::DfpnOptions& opt = solved.opt;
+    const konobi::Color winner = solved.winner;
+    const konobi::Proof full = solved.proof();
     REQUIRE(konobi::check_proof(full.to_text()).ok);
     konobi::ProofPieces pieces;
     for (const std::string& line : full.entries) CHECK(pieces.add(line));
@@ -322,7 +334,7 @@ TEST_CASE(
     CHECK(a == b);
 
     // Extending pieces that hold the whole strategy writes nothing.
-    konobi::ProofBuilder<1> extender(solved_tt, opt);
+    konobi::ProofBuilder<1> extender(solved.tt, opt);
     extender.use_pieces(&pieces, true);
     CHECK(extender.build(pos, winner).entries.empty());
   }
@@ -335,12 +347,11 @@ TEST_CASE("pieces of the replies and one new entry make a proof of the position 
   // does, the child's piece first and the parent's by extending, then
   // assembled on a table that never saw either.
   for (const char* name : {"a1", "b1", "b2"}) {
-    const Pos root = opening(4, konobi::parse_point(4, name));  // White to move
-    konobi::TranspositionTable tt(16);
-    const konobi::DfpnOptions opt;
-    const std::optional<bool> solved = dfpn_wins(root, tt, opt, 1);
-    REQUIRE(solved.has_value());
-    const konobi::Color winner = *solved ? root.to_move : konobi::other(root.to_move);
+    Solved4x4 solved(name);
+    const Pos& root = solved.pos;  // White to move
+    konobi::TranspositionTable& tt = solved.tt;
+    const konobi::DfpnOptions& opt = solved.opt;
+    const konobi::Color winner = solved.winner;
     konobi::ProofPieces pieces;
     // The replies' pieces (the loser's replies at a lost root, or the
     // winning reply's position at a won one), each built as an extension.
@@ -377,34 +388,27 @@ TEST_CASE("pieces of the replies and one new entry make a proof of the position 
 }
 
 TEST_CASE("a piece whose move is not legal is passed over for the table's", "[solver][proof][pieces]") {
-  const Pos pos = opening(4, konobi::parse_point(4, "b2"));
-  konobi::TranspositionTable tt(16);
-  const konobi::DfpnOptions opt;
-  const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
-  REQUIRE(solved.has_value());
-  const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
-  const konobi::Proof full = konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
+  Solved4x4 solved("b2");
+  const konobi::Proof full = solved.proof();
   REQUIRE(!full.entries.empty());
   konobi::ProofPieces pieces;
   // Every entry's move replaced by the occupied point of the first stone.
   const std::string stone = konobi::point_name(4, konobi::parse_point(4, "b2"));
   for (const std::string& line : full.entries) pieces.add(line.substr(0, line.rfind(' ') + 1) + stone);
   CHECK_THROWS_AS(pieces.add("no-move-here"), std::invalid_argument);
-  konobi::ProofBuilder<1> b(tt, opt);
+  konobi::ProofBuilder<1> b(solved.tt, solved.opt);
   b.use_pieces(&pieces, false);
-  const auto c = konobi::check_proof(b.build(pos, winner).to_text());
+  const auto c = konobi::check_proof(b.build(solved.pos, solved.winner).to_text());
   INFO(c.message);
   CHECK(c.ok);
 }
 
 TEST_CASE("a builder stops at its search limit, and within it proves as without one",
           "[solver][proof][pieces]") {
-  const Pos pos = opening(4, konobi::parse_point(4, "b2"));
-  konobi::TranspositionTable solved(16);
-  const konobi::DfpnOptions opt;
-  const std::optional<bool> wins = dfpn_wins(pos, solved, opt, 1);
-  REQUIRE(wins.has_value());
-  const konobi::Color winner = *wins ? pos.to_move : konobi::other(pos.to_move);
+  Solved4x4 solved("b2");
+  const Pos& pos = solved.pos;
+  const konobi::DfpnOptions& opt = solved.opt;
+  const konobi::Color winner = solved.winner;
   // On a table that never saw the solve the builder must search.
   konobi::TranspositionTable empty(16);
   konobi::ProofBuilder<1> free_builder(empty, opt);
