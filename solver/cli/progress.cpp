@@ -48,6 +48,15 @@ std::string human_bytes(double v) {
   return buf;
 }
 
+std::string human_duration(double seconds) {
+  char buf[32];
+  if (seconds < 90) std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+  else if (seconds < 90 * 60) std::snprintf(buf, sizeof buf, "%.0f min", seconds / 60);
+  else if (seconds < 48 * 3600) std::snprintf(buf, sizeof buf, "%.1f h", seconds / 3600);
+  else std::snprintf(buf, sizeof buf, "%.1f d", seconds / 86400);
+  return buf;
+}
+
 ProgressReporter::ProgressReporter(std::function<std::string()> line, bool enabled,
                                    std::chrono::milliseconds period)
     : line_(std::move(line)) {

@@ -18,8 +18,9 @@ void install_stop_handler();
 
 // Resident memory of this process in bytes (0 if unknown).
 size_t resident_bytes();
-std::string human_count(double v);  // 12.3M
-std::string human_bytes(double v);  // 1.2 GiB
+std::string human_count(double v);           // 12.3M
+std::string human_bytes(double v);           // 1.2 GiB
+std::string human_duration(double seconds);  // 45 s, 12 min, 3.4 h, 5.1 d
 
 // Calls `line()` every `period` on a thread of its own and prints the result
 // to stderr (unless empty) until destroyed; an empty line makes it a watchdog.

@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -23,6 +25,7 @@
 #include "core/notation.h"
 #include "core/openings.h"
 #include "core/types.h"
+#include "fall_estimate.h"
 #include "progress.h"
 #include "provenance.h"
 #include "solver/io/atomic_file.h"
@@ -600,9 +603,18 @@ class SolveSession {
     s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load() << "/"
       << classes_.size() << " classes proven | jobs " << v.jobs_done << " (" << std::setprecision(1)
       << v.jobs_done / std::max(secs / 60, 1e-9) << "/min), " << v.in_flight << "/" << v.slots << " running";
-    for (const auto& c : v.classes)
+    const bool sample = secs - last_trend_sample_ >= 30;
+    if (sample) last_trend_sample_ = secs;
+    for (const auto& c : v.classes) {
       s << " | " << point_name(n_, c.opening) << " pn " << number(c.pn) << " dn " << number(c.dn) << ", tree "
         << c.tree_nodes << ", replies " << c.replies_settled << "/" << c.replies;
+      // The sooner of the two numbers' fitted falls to zero, when either falls.
+      auto& [pn_fall, dn_fall] = trends_[c.opening];
+      if (sample) pn_fall.add(secs, c.pn), dn_fall.add(secs, c.dn);
+      std::optional<double> left = pn_fall.seconds_left();
+      if (const auto d = dn_fall.seconds_left(); d && (!left || *d < *left)) left = d;
+      if (left) s << ", ~" << human_duration(*left) << " at this rate";
+    }
     const uint64_t nodes = pool_->nodes();
     s << " | nodes " << human_count(double(nodes)) << " (" << human_count(nodes / std::max(secs, 1e-9))
       << "/s) | table " << std::setprecision(0) << tt_->fill() * 100 << "% of "
@@ -793,6 +805,10 @@ class SolveSession {
   std::unique_ptr<JobManager<Game, W>> manager_;
   std::unique_ptr<PieceFiles> pieces_;  // with --proof: the proven nodes' proof pieces
   bool piece_warned_ = false;
+  // For the progress line (its thread alone): each open class's pn and dn
+  // over time, for an estimate of what is left.
+  mutable std::map<int, std::pair<FallEstimate, FallEstimate>> trends_;
+  mutable double last_trend_sample_ = -1e9;
   // For the progress line: entries held, and nodes whose pieces were left
   // to the class's end (dearer than a job).
   std::atomic<uint64_t> piece_entries_{0}, pieces_left_{0};
