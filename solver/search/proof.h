@@ -124,10 +124,14 @@ class ProofBuilder {
     else return seen_.insert_growing(s.key());
   }
 
-  void record(const State& s, Move m) {
+  // `key`, when given, is entry_key(s) already made (for the pieces).
+  void record(const State& s, Move m, std::string* key = nullptr) {
     ++count_;
     if (!entries_) return;
-    entries_->push_back(entry_key(s) + " " + move_name(Game::board(s).size(), m));
+    std::string line = key ? std::move(*key) : entry_key(s);
+    line += ' ';
+    line += move_name(Game::board(s).size(), m);
+    entries_->push_back(std::move(line));
   }
 
   // What an entry line says before its move: the position (Konobi) or the
@@ -142,11 +146,12 @@ class ProofBuilder {
     }
   }
 
-  // The pieces' move for s into *m, when they hold s and the move is legal
-  // here (kPass included); otherwise *m is left alone and the table is
-  // asked (the checker would have refused such a piece anyway).
-  void piece_move(const State& s, const Bitboard<W>& legal, Move* m) const {
-    const std::string* text = pieces_->move_of(entry_key(s));
+  // The pieces' move for s (whose entry_key is `key`) into *m, when they
+  // hold s and the move is legal here (kPass included); otherwise *m is
+  // left alone and the table is asked (the checker would have refused such
+  // a piece anyway).
+  void piece_move(const State& s, const std::string& key, const Bitboard<W>& legal, Move* m) const {
+    const std::string* text = pieces_->move_of(key);
     if (!text) return;
     try {
       const Move p = parse_move(Game::board(s).size(), *text);
@@ -184,16 +189,19 @@ class ProofBuilder {
     const Bitboard<W> legal = Rules::placements(s);
     if (Rules::winning(s, legal).any()) return;
     if (!first_visit(s)) return;
+    std::string key;  // made once for the pieces and the entry
     if (pieces_ && entries_) {
       constexpr Move kNone = -2;
       Move m = kNone;
-      piece_move(s, legal, &m);
+      key = entry_key(s);
+      piece_move(s, key, legal, &m);
       if (m != kNone && extend_) return;  // its strategy is in the pieces already
       if (m != kNone) {
-        record(s, m);
+        record(s, m, &key);
         return descend(s, m, [&](const State& q) { loser_node(q); });
       }
     }
+    std::string* made = key.empty() ? nullptr : &key;
     // The move the search recorded when it proved s: the winning child that
     // had cost it the least. It is taken only if the table still holds that
     // child as proven (a table too small may have lost it).
@@ -201,19 +209,19 @@ class ProofBuilder {
     if (own >= 0 && legal.test(own)) {
       const auto f = tt_.probe(Game::child_key(s, own, opt_.symmetry));
       if (f.hit && f.dn == 0) {
-        record(s, own);
+        record(s, own, made);
         return descend(s, own, [&](const State& q) { loser_node(q); });
       }
     }
     if (hint >= 0 && legal.test(hint)) {
-      record(s, hint);
+      record(s, hint, made);
       return descend(s, hint, [&](const State& q) { loser_node(q); });
     }
     const NodeMoves<W> nm = Game::moves(s);
     if (nm.kind == NodeKind::LoseNow)
       throw std::logic_error("proof extraction: the winner has no move in a position proven won");
     if (nm.kind == NodeKind::PassOnly) {
-      record(s, kPass);
+      record(s, kPass, made);
       return descend(s, kPass, [&](const State& q) { loser_node(q); });
     }
     Move best = -1;
@@ -236,7 +244,7 @@ class ProofBuilder {
     if (best < 0) best = stored_move(s, legal);
     if (best < 0) best = prove_again(s, moves, keys, count);
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
-    record(s, best);
+    record(s, best, made);
     descend(s, best, [&](const State& q) { loser_node(q); });
   }
 
