@@ -116,6 +116,18 @@ def pieces_of(out):
     return out.replace(".json", ".pieces")
 
 
+def start_over(out, ckpt, proof):
+    """Removes what a solve that ran to its end left, for another try under
+    the same conditions: the results, checkpoint, proofs, pieces and store
+    (a store filled by the finished try makes the next one end sooner)."""
+    store = os.path.join(os.path.dirname(out), "store.sqlite")
+    for f in (out, ckpt, store, store + "-wal", store + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
+    for folder in (proof, pieces_of(out)):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def piece_segments(out):
     d = pieces_of(out)
     return sorted(f for f in os.listdir(d) if f.endswith(".xz")) if os.path.isdir(d) else []
@@ -185,10 +197,7 @@ def case_interrupt(sig):
             if r is not None:
                 break
             delay /= 4
-            for f in (out, ckpt):
-                if os.path.exists(f):
-                    os.remove(f)
-            shutil.rmtree(proof, ignore_errors=True)
+            start_over(out, ckpt, proof)
         if r is None:
             print(f"seed {seed}: the solve ended before every signal", flush=True)
             continue
@@ -332,10 +341,7 @@ def case_stale():
     ckpt = out.replace(".json", ".checkpoint.xz")
     open_classes = []
     for attempt in range(5):  # stopped at its first checkpoint, a solve has classes open, mostly
-        for f in (out, ckpt):
-            if os.path.exists(f):
-                os.remove(f)
-        shutil.rmtree(proof, ignore_errors=True)
+        start_over(out, ckpt, proof)
         r = interrupted_run(d, out, proof, ckpt, signal.SIGINT, 0)
         if r is None or not os.path.exists(ckpt):
             continue
