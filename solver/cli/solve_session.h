@@ -435,12 +435,21 @@ class SolveSession {
       } catch (const std::exception& e) { throw std::runtime_error(cfg_.checkpoint + ": " + e.what()); }
     }
     ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
-    manager_->run(
-        &stop_requested(),
-        [this](int rep, bool mover_wins, const ClassTotals& t) {
-          class_proven_by_manager(rep, mover_wins, t);
-        },
-        [this](const Checkpoint& c) { write_manager_checkpoint(c); });
+    try {
+      manager_->run(
+          &stop_requested(),
+          [this](int rep, bool mover_wins, const ClassTotals& t) {
+            class_proven_by_manager(rep, mover_wins, t);
+          },
+          [this](const Checkpoint& c) { write_manager_checkpoint(c); });
+    } catch (const ProofCutShort& cut) {
+      // No last checkpoint: the manager's would leave out the class whose
+      // root it holds proven, and the results do not have it yet. The last
+      // periodic one still holds its tree.
+      std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep)
+                << ": the replies' pieces built so far are in " << PieceFiles::folder_for(cfg_.checkpoint)
+                << "; --resume proves the class again from the checkpoint's tree and goes on from them\n";
+    }
     // The classes still open keep their effort and root numbers on record.
     const auto view = manager_->view();
     std::lock_guard lock(results_mutex_);
@@ -514,7 +523,7 @@ class SolveSession {
   // wins pos, reached from the class root by `path`; returns the nodes
   // searched to prove again what the table had lost.
   uint64_t add_piece(int rep, const State& pos, Color winner, const std::vector<Move>& path,
-                     uint64_t search_limit = 0) {
+                     uint64_t search_limit = 0, const std::atomic<bool>* stop = nullptr) {
     const std::string point = point_name(n_, rep);
     std::unique_ptr<KeySet> visited = key_sets_.take();
     struct GiveBack {
@@ -527,6 +536,7 @@ class SolveSession {
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
     builder.use_pieces(&pieces_->pieces(point), true);
     builder.set_search_limit(search_limit);
+    builder.set_stop(stop);
     Proof piece;
     if constexpr (kGonnect) {
       std::vector<Move> game{Move(rep)};
@@ -539,13 +549,19 @@ class SolveSession {
     return builder.searched();
   }
 
+  // Ctrl-C while build_reply_pieces works: what it built is on disk.
+  struct ProofCutShort {
+    int rep;
+  };
+
   // A class root lost by its mover (White) needs the proof of every reply.
   // Where earlier runs proved replies whose pieces were never written, each
   // may take long to prove again: build them one by one, each kept on disk
   // once a minute has passed since the last write, so that a stop in the
   // middle (kill -9 included: the class is not recorded proven until its
   // proof is written, and the checkpoint still holds its tree) loses at
-  // most a minute of this.
+  // most a minute of this. Ctrl-C stops it between two replies, with what
+  // it built written.
   uint64_t build_reply_pieces(const State& root, Color winner, int rep) {
     uint64_t searched = 0;
     const auto t0 = std::chrono::steady_clock::now();
@@ -554,7 +570,13 @@ class SolveSession {
     const int total = replies.count();
     int done = 0;
     replies.for_each([&](int m) {
-      searched += add_piece(rep, Game::child(root, Move(m)), winner, {Move(m)});
+      try {
+        if (stop_requested().load()) throw BuildStopped{};
+        searched += add_piece(rep, Game::child(root, Move(m)), winner, {Move(m)}, 0, &stop_requested());
+      } catch (const BuildStopped&) {
+        pieces_->flush();
+        throw ProofCutShort{rep};
+      }
       ++done;
       const auto now = std::chrono::steady_clock::now();
       if (std::chrono::duration<double>(now - last).count() >= 60) {

@@ -14,6 +14,7 @@
 // empty board, and the strategy is written as the tree of those games.
 #pragma once
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -32,6 +33,8 @@ using Proof = ProofFile;
 
 // A builder's searches reached the limit set by set_search_limit.
 struct SearchLimitReached {};
+// The stop flag given to set_stop was raised while the builder searched.
+struct BuildStopped {};
 
 template <int W, SearchedGame<W> Game = KonobiSearch>
 class ProofBuilder {
@@ -65,6 +68,10 @@ class ProofBuilder {
   // looks at its budget between expansions, so it may run a little past
   // it); there build() throws SearchLimitReached, its proof unwritten.
   void set_search_limit(uint64_t nodes) { limit_ = nodes; }
+
+  // A flag (Ctrl-C's) that stops the builder's searches: build() then
+  // throws BuildStopped, its proof unwritten.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
   Proof build(const State& pos, Color winner) requires(!kGonnect) {
@@ -309,7 +316,7 @@ class ProofBuilder {
       if (!cap || cap >= left) cap = left, at_limit = true;
     }
     if (cap) o.max_nodes = cap;
-    Dfpn<W, Game> search(tt_, o);
+    Dfpn<W, Game> search(tt_, o, stop_);
     struct Count {
       Dfpn<W, Game>& d;
       uint64_t& total;
@@ -318,6 +325,7 @@ class ProofBuilder {
     try {
       return !search.solve(child(s, m));
     } catch (const SearchStopped&) {
+      if (stop_ && stop_->load()) throw BuildStopped{};
       if (at_limit) throw SearchLimitReached{};
       throw;
     }
@@ -365,6 +373,7 @@ class ProofBuilder {
   std::vector<std::string>* entries_ = nullptr;  // null: count only
   size_t count_ = 0;
   uint64_t searched_ = 0, limit_ = 0;
+  const std::atomic<bool>* stop_ = nullptr;
   bool walked_ = false;
   const ProofPieces* pieces_ = nullptr;
   bool extend_ = false;
