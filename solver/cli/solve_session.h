@@ -721,7 +721,8 @@ class SolveSession {
       std::cerr << "proved " << point_name(n_, rep) << ": " << color_name(winner) << " wins (" << r.nodes
                 << " nodes, " << std::fixed << std::setprecision(2) << r.seconds << " s; proof " << proof_size
                 << " positions, " << proof_secs << " s"
-                << (searched ? ", " + std::to_string(searched) + " nodes to prove again what the table lost"
+                << (searched ? ", " + std::to_string(searched) + (searched == 1 ? " node" : " nodes") +
+                                   " to prove again what the table lost"
                              : "")
                 << ")\n";
   }
