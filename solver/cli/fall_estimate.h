@@ -3,7 +3,8 @@
 // df-pn's numbers jump as jobs report (6x6 c3's dn moved between 29 k and
 // 41 k within minutes while falling over hours), so the estimate is the
 // least-squares line through the samples of the last half hour, given only
-// when they span ten minutes or more and the line falls. It says how long
+// when they span ten minutes or more and the line falls, and the time is
+// the number as it is now over that line's rate. It says how long
 // the trend would take, not how long the proof will: a number can stall or
 // climb again, and then no estimate is shown.
 #pragma once
@@ -25,8 +26,9 @@ class FallEstimate {
     while (samples_.size() > 2 && samples_.front().first < t - window_) samples_.pop_front();
   }
 
-  // Seconds from the last sample until the fitted line reaches zero, or
-  // nothing when the samples are too few or too close, or do not fall.
+  // Seconds until the last sample's value reaches zero at the fitted
+  // line's rate, or nothing when the samples are too few or too close, or
+  // do not fall.
   std::optional<double> seconds_left() const {
     if (samples_.size() < 3 || samples_.back().first - samples_.front().first < min_span_)
       return std::nullopt;
@@ -40,8 +42,10 @@ class FallEstimate {
     if (det <= 0) return std::nullopt;
     const double slope = (n * stv - st * sv) / det;
     if (!(slope < 0)) return std::nullopt;
-    const double at_last = (sv - slope * st) / n + slope * (samples_.back().first - t0);
-    return at_last <= 0 ? 0.0 : at_last / -slope;
+    // From the number as it is now, at the fitted rate: the line's own
+    // value at the end can lie far below it after a steep fall.
+    const double now = samples_.back().second;
+    return now <= 0 ? 0.0 : now / -slope;
   }
 
  private:
