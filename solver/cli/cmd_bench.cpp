@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -36,7 +37,8 @@ const char* const kGonnectBenchPositions[] = {
 
 template <class Game>
 int bench(const std::vector<std::string>& positions, const typename Game::Rules::Variant& variant,
-          DfpnOptions opt, double tt_mb, int threads, bool alphabeta) {
+          DfpnOptions opt, double tt_mb, double zone_mb, int threads, bool alphabeta) {
+  // zone_mb: Konobi's zone table per position (0: none)
   using Rules = typename Game::Rules;
   uint64_t total = 0, ab_total = 0;
   double secs = 0, ab_secs = 0;
@@ -59,6 +61,12 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
       continue;
     }
     TranspositionTable tt(tt_mb);
+    // A fresh zone table per position, like the transposition table.
+    std::unique_ptr<ZoneTable> zones;
+    if (zone_mb > 0 && std::is_same_v<Game, KonobiSearch>) {
+      zones = std::make_unique<ZoneTable>(zone_mb);
+      opt.zones = zones.get();
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const SolveOutcome r = solve_game_position<Game, 1>(pos, tt, opt, threads, nullptr);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -112,7 +120,8 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
 
 int cmd_bench(const Args& args) {
   po::options_description opts("bench options");
-  double tt_mb = 64;
+  double tt_mb = 64, zone_mb = 16;
+  bool zones_on = false;
   bool alphabeta = false, no_symmetry = false, no_eval = false, no_must_play = false;
   int threads = 1;
   std::vector<std::string> positions;
@@ -131,6 +140,8 @@ int cmd_bench(const Args& args) {
     ("no-must-play", po::bool_switch(&no_must_play), "konobi: df-pn over every move, without must-play regions")
     ("must-play-depth", po::value<int>(&opt.must_play_depth)->default_value(opt.must_play_depth),
      "konobi: the threats in a row (1 to 4) a null-move win of the opponent may make to narrow the moves searched")
+    ("zones", po::bool_switch(&zones_on), "konobi: relevance zones (a proven position matched inside its zone elsewhere)")
+    ("zone-mb", po::value<double>(&zone_mb)->default_value(zone_mb), "with --zones: zone table size per position in MiB")
     ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare")
     ("position,p", po::value<std::vector<std::string>>(&positions)->composing(),
      "solve these positions (up to 8x8; repeatable) instead of the fixed set");
@@ -138,7 +149,7 @@ int cmd_bench(const Args& args) {
   po::variables_map vm;
   if (parse_command_line("bench",
                          "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--simulation N] "
-                         "[--no-must-play] "
+                         "[--no-must-play] [--zones [--zone-mb MB]] "
                          "[--alphabeta] [-p POSITION]...",
                          args, opts, vm))
     return 0;
@@ -150,6 +161,7 @@ int cmd_bench(const Args& args) {
   if (opt.must_play_depth < 1 || opt.must_play_depth > 4)
     throw UsageError("--must-play-depth must be from 1 to 4");
   check_simulation(opt.simulation);
+  if (!(zone_mb >= 0.015625 && zone_mb <= 1e6)) throw UsageError("--zone-mb must be from 1/64 to 1e6");
   choice.check(vm);
   if (choice.gonnect()) {
     if (choice.variant().ko != KoRule::Superko)
@@ -157,10 +169,11 @@ int cmd_bench(const Args& args) {
           "bench needs --ko superko for Gonnect: under the simple ko rule positions have no proven value");
     if (positions.empty())
       positions.assign(std::begin(kGonnectBenchPositions), std::end(kGonnectBenchPositions));
-    return bench<GonnectSearch>(positions, choice.variant(), opt, tt_mb, threads, alphabeta);
+    return bench<GonnectSearch>(positions, choice.variant(), opt, tt_mb, 0, threads, alphabeta);
   }
   if (positions.empty()) positions.assign(std::begin(kBenchPositions), std::end(kBenchPositions));
-  return bench<KonobiSearch>(positions, {}, opt, tt_mb, threads, alphabeta);
+  if (!zones_on) zone_mb = 0;
+  return bench<KonobiSearch>(positions, {}, opt, tt_mb, zone_mb, threads, alphabeta);
 }
 
 }  // namespace konobi

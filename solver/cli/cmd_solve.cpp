@@ -41,7 +41,8 @@ int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
   bool no_symmetry = false, no_eval = false, no_must_play = false, manager = false, no_manager = false,
-       no_store = false, no_pieces = false;
+       no_store = false, no_pieces = false, zones_on = false;
+  double zone_mb = -1;
   double job_nodes = double(cfg.job_nodes);
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
@@ -68,6 +69,11 @@ int cmd_solve(const Args& args) {
     ("no-eval", po::bool_switch(&no_eval), "start proof numbers at 1/1 instead of the evaluation (for measurements)")
     ("simulation", po::value<int>(&cfg.dfpn.simulation)->default_value(cfg.dfpn.simulation),
      "positions a replay of a refuted sibling's refutation may visit before a move is searched (0: no replays)")
+    ("zones", po::bool_switch(&zones_on),
+     "konobi up to 8x8: keep proven positions with their relevance zones and match new positions against "
+     "them (measured not to pay, so off; docs/SOLVER.md)")
+    ("zone-mb", po::value<double>(&zone_mb),
+     "with --zones: the zone table's size in MiB (default an eighth of --tt-mb)")
     ("no-must-play", po::bool_switch(&no_must_play),
      "konobi: search every move, not only those inside the must-play region of the opponent's null-move wins (for measurements)")
     ("must-play-depth", po::value<int>(&cfg.dfpn.must_play_depth)->default_value(cfg.dfpn.must_play_depth),
@@ -188,6 +194,16 @@ int cmd_solve(const Args& args) {
   // never started.
   MpiRuntime mpi;
   cfg.mpi = &mpi;
+  // Zones serve Konobi's one-word boards; the table lives as long as the run.
+  std::unique_ptr<ZoneTable> zones;
+  if (vm.count("zone-mb") && !zones_on) throw UsageError("--zone-mb needs --zones");
+  if (zones_on && (gonnect || cfg.size > 8)) throw UsageError("--zones serves Konobi up to 8x8");
+  if (zones_on) {
+    if (zone_mb < 0) zone_mb = cfg.tt_mb / 8;
+    if (!(zone_mb >= 0.015625 && zone_mb <= 1e7)) throw UsageError("--zone-mb must be from 1/64 to 1e7");
+    zones = std::make_unique<ZoneTable>(zone_mb);
+    cfg.dfpn.zones = zones.get();
+  }
   if (gonnect) return SolveSession<GonnectSearch, 1>(cfg, cfg.game.variant()).run();
   return SolveSession<KonobiSearch, 1>(cfg, {}).run();
 }

@@ -27,6 +27,8 @@
 #include "must_play.h"
 #include "proven_source.h"
 #include "tt.h"
+#include "zone_table.h"
+#include "zones.h"
 
 namespace konobi {
 
@@ -52,6 +54,10 @@ struct DfpnOptions {
   ProvenSource* store = nullptr;
   int store_depth = 6;
   uint64_t store_min_nodes = 4096;
+  // Konobi up to 8x8: proven positions are kept with their relevance zones
+  // (zones.h) and a new position is matched against those that lack one
+  // stone of each colour (zone_table.h). nullptr: no zones.
+  ZoneTable* zones = nullptr;
 };
 
 struct SearchStopped {};
@@ -110,6 +116,8 @@ class Dfpn {
   }
 
   uint64_t nodes() const { return nodes_; }
+  // Positions proven by a zone match instead of searched.
+  uint64_t zone_hits() const { return zone_hits_; }
   // Children proven by replaying a sibling's refutation instead of searched.
   uint64_t simulated() const { return simulated_; }
   // With opt.parallel, the number of searches now on this root: while it is
@@ -130,6 +138,7 @@ class Dfpn {
     bool stored;   // the store was asked about it and has no entry
   };
   static constexpr int kMaxChildren = 64;  // boards up to 8x8
+  static constexpr bool kZones = std::is_same_v<Game, KonobiSearch> && W == 1;
   static constexpr int kSharedDepth = 8;
   using Found = TranspositionTable::Found;
 
@@ -160,12 +169,16 @@ class Dfpn {
     const uint64_t start_nodes = count_node();
     // A position proven in an earlier job or run is taken as it was proven.
     if (opt_.store && fresh && !asked && depth <= opt_.store_depth && from_store(k, out_pn, out_dn)) return;
+    if constexpr (kZones)
+      if (opt_.zones && (fresh || depth == 0) && zone_match(pos, k, out_pn, out_dn)) return;
 
     const NodeMoves<W> nm = moves(pos);
     if (nm.kind == NodeKind::WinNow || nm.kind == NodeKind::LoseNow) {
       out_pn = nm.kind == NodeKind::WinNow ? 0 : kInf;
       out_dn = nm.kind == NodeKind::WinNow ? kInf : 0;
       tt_.store(k, out_pn, out_dn, int8_t(nm.win), 1);
+      if constexpr (kZones)
+        if (opt_.zones && nm.kind == NodeKind::LoseNow) store_lost_zone(pos, Bitboard<W>{});
       return;
     }
 
@@ -182,6 +195,8 @@ class Dfpn {
         const int mv =
             s.pn == 0 ? table_move<Game, W>(pos, winning_child_move(children, count), opt_.symmetry) : -1;
         tt_.store(k, s.pn, s.dn, int8_t(mv), nodes_ - start_nodes + 1);
+        if constexpr (kZones)
+          if (opt_.zones && (s.pn == 0 || s.dn == 0)) store_zone(pos, s.pn == 0, children, count);
         if (shared) tt_.add_busy(k, -1);
         if (opt_.store && (s.pn == 0 || s.dn == 0) && depth <= opt_.store_depth) to_store(k, s.pn == 0, mv);
         return;
@@ -383,6 +398,17 @@ class Dfpn {
     if (!all_replies_refuted(t2, kt2, Game::child(s, m), d, budget)) return false;
     tt_.store(kt2, kInf, 0, -1, 1);
     tt_.store(kt, 0, kInf, int8_t(table_move<Game, W>(t, m, opt_.symmetry)), 1);
+    if constexpr (kZones)
+      if (opt_.zones) {
+        const NodeMoves<W> nm2 = moves(t2);
+        if (nm2.kind == NodeKind::Search || nm2.kind == NodeKind::LoseNow) {
+          const auto z = lost_zone_of(t2, nm2.kind == NodeKind::Search ? nm2.moves : Bitboard<W>{});
+          if (z) {
+            opt_.zones->store(t2.key(), false, -1, z->w[0]);
+            store_win_zone(t, m, *z);
+          }
+        }
+      }
     return true;
   }
 
@@ -497,6 +523,71 @@ class Dfpn {
     return e.region;
   }
 
+  // Zones (zones.h, zone_table.h). A position P' that has not been searched
+  // is proven if some P'' = P' less one stone x of its mover and one y of
+  // the opponent (the same side to move) is proven with a zone that holds
+  // neither x nor y: P' agrees with it on the zone. The result goes into
+  // both tables, the zone unchanged (it is one of P' as well).
+  bool zone_match(const State& pos, uint64_t k, uint32_t& pn, uint32_t& dn) {
+    const std::optional<ZoneTable::Hit> h = match_zone(*opt_.zones, pos);
+    if (!h) return false;
+    pn = h->mover_wins ? 0 : kInf;
+    dn = h->mover_wins ? kInf : 0;
+    tt_.store(k, pn, dn, h->mover_wins ? int8_t(table_move<Game, W>(pos, h->move, opt_.symmetry)) : -1, 1);
+    opt_.zones->store(pos.key(), h->mover_wins, h->move, h->zone);
+    ++zone_hits_;
+    return true;
+  }
+
+  // The zone of Y's win after X's reply r at pos (X to move): from the
+  // table, or that of Y's win at once there (those are not stored).
+  bool child_zone(const State& pos, int r, Bitboard<W>& z) const {
+    ZoneTable::Hit h;
+    if (opt_.zones->find(pos.key_after(r), h)) {
+      if (!h.mover_wins) return false;
+      z.w[0] = h.zone;
+      return true;
+    }
+    const auto w = win_after_zone(pos, r);
+    if (w) z = *w;
+    return bool(w);
+  }
+
+  std::optional<Bitboard<W>> lost_zone_of(const State& pos, const Bitboard<W>& searched) const {
+    return lost_zone(pos, searched, opt_.must_play_depth,
+                     [&](int r, Bitboard<W>& z) { return child_zone(pos, r, z); });
+  }
+
+  void store_lost_zone(const State& pos, const Bitboard<W>& searched) {
+    if (const auto z = lost_zone_of(pos, searched)) opt_.zones->store(pos.key(), false, -1, z->w[0]);
+  }
+
+  // pos's mover wins by m, after which the loser's zone is `child`.
+  void store_win_zone(const State& pos, int m, const Bitboard<W>& child) {
+    opt_.zones->store(pos.key(), true, m, win_by_zone(pos, m, child).w[0]);
+  }
+
+  // A node just proven by its children.
+  void store_zone(const State& pos, bool wins, const Child* children, int count) {
+    if (wins) {
+      const int m = winning_child_move(children, count);
+      if (m < 0 || m == kPass) return;
+      ZoneTable::Hit h;
+      if (opt_.zones->find(pos.key_after(m), h) && !h.mover_wins) {
+        Bitboard<W> z;
+        z.w[0] = h.zone;
+        store_win_zone(pos, m, z);
+      }
+      return;
+    }
+    Bitboard<W> searched;
+    for (int i = 0; i < count; ++i) {
+      if (children[i].move == kPass) return;
+      searched.set(children[i].move);
+    }
+    store_lost_zone(pos, searched);
+  }
+
   // The store's entry for k, written into the table as proven (with the
   // winning move and the work it records): its numbers, or false.
   bool from_store(uint64_t k, uint32_t& pn, uint32_t& dn) {
@@ -549,6 +640,7 @@ class Dfpn {
   std::atomic<uint64_t>* progress_;
   uint64_t nodes_ = 0;
   uint64_t simulated_ = 0;
+  uint64_t zone_hits_ = 0;
   std::vector<RegionEntry> regions_;
 };
 

@@ -220,6 +220,14 @@ class ProofBuilder {
         return descend(s, own, [&](const State& q) { loser_node(q); });
       }
     }
+    // A position proven by a zone match (zones.h) names its move in the
+    // zone table; its children are matched there in turn.
+    if constexpr (!kGonnect && W == 1)
+      if (opt_.zones)
+        if (const auto h = match_zone(*opt_.zones, s); h && h->mover_wins && legal.test(h->move)) {
+          record(s, h->move, made);
+          return descend(s, h->move, [&](const State& q) { loser_node(q); });
+        }
     if (hint >= 0 && legal.test(hint)) {
       record(s, hint, made);
       return descend(s, hint, [&](const State& q) { loser_node(q); });
