@@ -400,14 +400,10 @@ class Dfpn {
     tt_.store(kt, 0, kInf, int8_t(table_move<Game, W>(t, m, opt_.symmetry)), 1);
     if constexpr (kZones)
       if (opt_.zones) {
+        // t2's replies were the ones its move list gives (all_replies_refuted).
         const NodeMoves<W> nm2 = moves(t2);
-        if (nm2.kind == NodeKind::Search || nm2.kind == NodeKind::LoseNow) {
-          const auto z = lost_zone_of(t2, nm2.kind == NodeKind::Search ? nm2.moves : Bitboard<W>{});
-          if (z) {
-            opt_.zones->store(t2.key(), false, -1, z->w[0]);
-            store_win_zone(t, m, *z);
-          }
-        }
+        if (const auto z = store_lost_zone(t2, nm2.kind == NodeKind::Search ? nm2.moves : Bitboard<W>{}))
+          store_win_zone(t, m, *z);
       }
     return true;
   }
@@ -553,13 +549,13 @@ class Dfpn {
     return bool(w);
   }
 
-  std::optional<Bitboard<W>> lost_zone_of(const State& pos, const Bitboard<W>& searched) const {
-    return lost_zone(pos, searched, opt_.must_play_depth,
-                     [&](int r, Bitboard<W>& z) { return child_zone(pos, r, z); });
-  }
-
-  void store_lost_zone(const State& pos, const Bitboard<W>& searched) {
-    if (const auto z = lost_zone_of(pos, searched)) opt_.zones->store(pos.key(), false, -1, z->w[0]);
+  // Stores the zone of pos, lost for its mover after df-pn searched
+  // `searched` there, when it has one; returns it.
+  std::optional<Bitboard<W>> store_lost_zone(const State& pos, const Bitboard<W>& searched) {
+    const auto z = lost_zone(pos, searched, opt_.must_play_depth,
+                             [&](int r, Bitboard<W>& c) { return child_zone(pos, r, c); });
+    if (z) opt_.zones->store(pos.key(), false, -1, z->w[0]);
+    return z;
   }
 
   // pos's mover wins by m, after which the loser's zone is `child`.

@@ -3,7 +3,7 @@
 // entries of positions that lack one stone of each colour, so a result
 // proven once holds wherever the same zone reappears with other stones
 // around it (issue 21's zone-aware table; docs/SOLVER.md, "Relevance
-// zones").
+// zones and the zone table").
 //
 // Entries are keyed by the position's plain key (not the canonical one the
 // transposition table uses): a zone is a set of points of the board as it
@@ -49,14 +49,9 @@ class ZoneTable {
         (key & ~kMeta) | kValid | (mover_wins ? kWins : 0) | (uint64_t(move + 1) & 0x7f) << 2;
     s.zone.store(zone, std::memory_order_relaxed);
     s.tag.store(tag ^ zone, std::memory_order_relaxed);
-    stores_.fetch_add(1, std::memory_order_relaxed);
   }
 
   void prefetch(uint64_t key) const { __builtin_prefetch(&slot(key)); }
-
-  size_t slots() const { return nslots_; }
-  size_t bytes() const { return nslots_ * sizeof(Slot); }
-  uint64_t stores() const { return stores_.load(std::memory_order_relaxed); }
 
  private:
   // The tag's low 16 bits hold the result; the index uses the key's low
@@ -71,7 +66,6 @@ class ZoneTable {
   size_t nslots_ = 0;
   BigMemory memory_;
   Slot* table_ = nullptr;
-  std::atomic<uint64_t> stores_{0};
 };
 
 }  // namespace konobi

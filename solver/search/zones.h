@@ -115,9 +115,8 @@ std::optional<Bitboard<W>> lost_zone(const Position<W>& pos, const Bitboard<W>& 
   // The other replies, as long as no transferable zone speaks for them:
   // each refutation that leaves its own reply out speaks for every reply
   // it leaves out (Wu and Lin's pruning at the loser's node, applied to
-  // the zone rather than to the search).
-  // Smaller zones first: the first transferable one decides which other
-  // replies need zones of their own.
+  // the zone rather than to the search). Smaller zones first: the first
+  // transferable one decides which other replies need zones of their own.
   struct Reply {
     int r;
     Bitboard<W> z;
@@ -146,7 +145,6 @@ std::optional<Bitboard<W>> lost_zone(const Position<W>& pos, const Bitboard<W>& 
     if (replies[i].z.test(replies[i].r)) zone |= replies[i].z;
     else transfer(replies[i].z);
   }
-  if (!ok) return std::nullopt;
   if (!transferable)  // any null-move win transfers
     for_each_null_win(
         pos, facts,
@@ -162,20 +160,28 @@ std::optional<Bitboard<W>> lost_zone(const Position<W>& pos, const Bitboard<W>& 
   return zone & g.board;
 }
 
-namespace zone_detail {
-
-// Probes pos itself and pos less each pair (xs[i], ys[i]) (x the mover's
-// stone, y the opponent's), every slot fetched before the first is read.
-inline std::optional<ZoneTable::Hit> probe_pairs(const ZoneTable& zones, const Position<1>& pos,
-                                                 const uint8_t* xs, const uint8_t* ys, int count) {
+// A proven position that pos matches inside its zone: pos itself (the
+// transposition table may have lost it), or one that lacks one stone x of
+// pos's mover and one y of the opponent (so it has the same side to move)
+// and whose zone holds neither, so that pos agrees with it on the zone and
+// has its value. Up to 128 pairs, every slot fetched before the first is
+// read.
+inline std::optional<ZoneTable::Hit> match_zone(const ZoneTable& zones, const Position<1>& pos) {
   constexpr int kMax = 128;
   const Geometry<1>& g = *pos.g;
   const Color me = pos.to_move, op = other(me);
   const uint64_t base = pos.key();
   uint64_t keys[kMax];
-  count = std::min(count, kMax);
+  uint8_t xs[kMax], ys[kMax];
+  int count = 0;
   zones.prefetch(base);
-  for (int i = 0; i < count; ++i) zones.prefetch(keys[i] = base ^ g.zob[me][xs[i]][0] ^ g.zob[op][ys[i]][0]);
+  pos.stones[me].for_each([&](int x) {
+    pos.stones[op].for_each([&](int y) {
+      if (count == kMax) return;
+      xs[count] = uint8_t(x), ys[count] = uint8_t(y);
+      zones.prefetch(keys[count++] = base ^ g.zob[me][x][0] ^ g.zob[op][y][0]);
+    });
+  });
   const uint64_t empty = pos.empty_points().w[0];
   const auto usable = [&](const ZoneTable::Hit& h) {
     // The winning move lies in the zone, so it is empty here too; a slot
@@ -183,28 +189,10 @@ inline std::optional<ZoneTable::Hit> probe_pairs(const ZoneTable& zones, const P
     return !h.mover_wins || (h.move >= 0 && (empty >> h.move & 1));
   };
   ZoneTable::Hit h;
-  if (zones.find(base, h) && usable(h)) return h;  // the transposition table may have lost it
+  if (zones.find(base, h) && usable(h)) return h;
   for (int i = 0; i < count; ++i)
     if (zones.find(keys[i], h) && !(h.zone >> xs[i] & 1) && !(h.zone >> ys[i] & 1) && usable(h)) return h;
   return std::nullopt;
-}
-
-}  // namespace zone_detail
-
-// A proven position that pos matches inside its zone: pos itself, or one
-// that lacks one stone x of pos's mover and one y of the opponent (so it has
-// the same side to move) and whose zone holds neither, so that pos agrees
-// with it on the zone and has its value. Every such pair, up to 128.
-inline std::optional<ZoneTable::Hit> match_zone(const ZoneTable& zones, const Position<1>& pos) {
-  uint8_t xs[128], ys[128];
-  int count = 0;
-  const Color me = pos.to_move;
-  pos.stones[me].for_each([&](int x) {
-    pos.stones[other(me)].for_each([&](int y) {
-      if (count < 128) xs[count] = uint8_t(x), ys[count++] = uint8_t(y);
-    });
-  });
-  return zone_detail::probe_pairs(zones, pos, xs, ys, count);
 }
 
 }  // namespace konobi
