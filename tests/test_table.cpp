@@ -45,7 +45,27 @@ TEST_CASE("a transposition table too small for one bucket is refused", "[solver]
   // One bucket (64 bytes) is enough.
   konobi::TranspositionTable one(64.0 / (1024 * 1024));
   CHECK(one.buckets() == 1);
+  // As many buckets as fit, not the largest power of two: 10485.76 bytes.
   konobi::TranspositionTable small(0.01);
-  CHECK(small.buckets() == 128);
-  CHECK(small.bytes() == 128 * 64);
+  CHECK(small.buckets() == 163);
+  CHECK(small.bytes() == 163 * 64);
+}
+
+TEST_CASE("a table of any number of buckets uses every one of them", "[solver]") {
+  // Three buckets of four entries: twelve keys, four for each third of the
+  // low 32 bits, all stay. With an index that reached only some buckets,
+  // the keys of the others would evict one another. (The high halves are
+  // even: the check sets bit 0, so 2 and 3 would read as one key.)
+  konobi::TranspositionTable t(3 * 64.0 / (1024 * 1024));
+  REQUIRE(t.buckets() == 3);
+  std::vector<uint64_t> keys;
+  for (uint64_t third = 0; third < 3; ++third)
+    for (uint64_t high = 1; high <= 4; ++high) keys.push_back(2 * high << 32 | (third * 0x55555556u + high));
+  for (size_t i = 0; i < keys.size(); ++i) t.store(keys[i], uint32_t(i + 1), 7, -1, 1);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const auto f = t.probe(keys[i]);
+    REQUIRE(f.hit);
+    CHECK(f.pn == i + 1);
+  }
+  CHECK(t.fill() == 1.0);
 }

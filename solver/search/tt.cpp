@@ -12,8 +12,8 @@ TranspositionTable::TranspositionTable(double megabytes) {
   // No system has 2^48 bytes (256 TiB), and far beyond that the byte count
   // below would overflow: such a size gets the message a too-big table gets.
   if (!(bytes < 0x1p48)) throw_not_enough_memory(bytes);
-  // A power of two buckets, the largest that fits.
-  nbuckets_ = std::bit_floor(size_t(bytes / sizeof(TTBucket)));
+  // As many buckets as fit: the index needs no power of two.
+  nbuckets_ = size_t(bytes / sizeof(TTBucket));
   memory_ = allocate_big_zeroed(nbuckets_ * sizeof(TTBucket));
   table_ = static_cast<TTBucket*>(memory_.get());
 }

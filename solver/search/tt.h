@@ -1,6 +1,6 @@
 // The transposition table shared by every search thread: 64-byte buckets of
 // four 16-byte entries, each keeping 32 bits of the canonical key (the bucket
-// index supplies the low bits, as in Pons' Connect Four table), the proof and
+// index stands for the low bits, as in Pons' Connect Four table), the proof and
 // disproof numbers, and a log-scale measure of the work spent. Replacement
 // keeps expensive entries: a new entry evicts the cheapest unproven one.
 // Threads lock a bucket through a spin-lock byte inside the bucket itself,
@@ -138,7 +138,16 @@ class TranspositionTable {
     for (const TTEntry& e : b.e) n += e.check == check(key) && !e.empty();
     return n;
   }
-  TTBucket& bucket(uint64_t key) const { return table_[key & (nbuckets_ - 1)]; }
+  __extension__ typedef unsigned __int128 uint128;  // GCC's and Clang's, quiet under -Wpedantic
+  // The bucket scales the key, low half first, to the table (Lemire's
+  // multiply-shift), so any number of buckets works: `--tt-mb 12288` gets
+  // 12 GiB, where a power of two would leave 8. Up to 2^32 buckets (256
+  // GiB) the low 32 bits decide it and the check is the high 32, so the two
+  // stay independent.
+  TTBucket& bucket(uint64_t key) const {
+    const uint64_t low_first = key << 32 | key >> 32;
+    return table_[size_t((static_cast<uint128>(low_first) * nbuckets_) >> 64)];
+  }
 
   static TTEntry* find_or_replace(TTBucket& b, uint64_t key) {
     TTEntry* victim = nullptr;
