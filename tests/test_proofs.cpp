@@ -403,6 +403,35 @@ TEST_CASE("a piece whose move is not legal is passed over for the table's", "[so
   CHECK(c.ok);
 }
 
+TEST_CASE("a builder's re-proofs on several threads give proofs the checker accepts",
+          "[solver][proof][pieces]") {
+  for (const char* name : {"a1", "b2"}) {
+    Solved4x4 solved(name);
+    INFO("opening " << name);
+    // A table that never saw the solve, every re-proof on two threads.
+    konobi::TranspositionTable empty(16);
+    konobi::ProofBuilder<1> wide(empty, solved.opt);
+    wide.set_threads(2, 0);
+    const auto c = konobi::check_proof(wide.build(solved.pos, solved.winner).to_text());
+    INFO(c.message);
+    CHECK(c.ok);
+    CHECK(wide.searched() > 0);
+  }
+  // A limit and a stop flag end threaded re-proofs as they end one thread's.
+  Solved4x4 solved("b2");
+  konobi::TranspositionTable empty(16);
+  konobi::ProofBuilder<1> tight(empty, solved.opt);
+  tight.set_threads(2, 0);
+  tight.set_search_limit(1000);
+  CHECK_THROWS_AS(tight.build(solved.pos, solved.winner), konobi::SearchLimitReached);
+  konobi::TranspositionTable empty2(16);
+  konobi::ProofBuilder<1> stopped(empty2, solved.opt);
+  const std::atomic<bool> stop{true};
+  stopped.set_threads(2, 0);
+  stopped.set_stop(&stop);
+  CHECK_THROWS_AS(stopped.build(solved.pos, solved.winner), konobi::BuildStopped);
+}
+
 TEST_CASE("a builder stops at its search limit, and within it proves as without one",
           "[solver][proof][pieces]") {
   Solved4x4 solved("b2");

@@ -537,6 +537,7 @@ class SolveSession {
     builder.use_pieces(&pieces_->pieces(point), true);
     builder.set_search_limit(search_limit);
     builder.set_stop(stop);
+    builder.set_threads(proof_threads());
     Proof piece;
     if constexpr (kGonnect) {
       std::vector<Move> game{Move(rep)};
@@ -727,6 +728,13 @@ class SolveSession {
                 << ")\n";
   }
 
+  // Threads for the searches of proofs and proof pieces. The job manager
+  // builds them on its own thread and starts no job until it is done, so
+  // its threads would sit idle: a proof's re-proofs take them all. The
+  // plain search ends a class on one of its threads while the others
+  // search on, so its proofs keep to that one.
+  int proof_threads() const { return manager_ ? cfg_.threads : 1; }
+
   // The proof's size, and with --proof its file (`.proof.xz`, docs/PROOFS.md).
   uint64_t extract_proof(const State& pos, Color winner, int rep, uint64_t* searched) {
     uint64_t searched_for_pieces = 0;
@@ -740,6 +748,7 @@ class SolveSession {
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();  // where the table forgot, the store may still know
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+    builder.set_threads(proof_threads());
     if (pieces_) builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
     uint64_t size = 0;
     if (cfg_.proof_dir.empty()) {
