@@ -403,6 +403,21 @@ TEST_CASE("a piece whose move is not legal is passed over for the table's", "[so
   CHECK(c.ok);
 }
 
+TEST_CASE("a builder's stop flag ends a walk that needs no search", "[solver][proof][pieces]") {
+  // The table that solved b2 holds its whole strategy: the builder only
+  // walks it, and still stops at once when the flag is up.
+  Solved4x4 solved("b2");
+  konobi::ProofBuilder<1> walker(solved.tt, solved.opt);
+  const std::atomic<bool> stop{true};
+  walker.set_stop(&stop);
+  CHECK_THROWS_AS(walker.build(solved.pos, solved.winner), konobi::BuildStopped);
+  // Without the flag the same walk is a whole proof, found without search.
+  konobi::ProofBuilder<1> free_walker(solved.tt, solved.opt);
+  const auto c = konobi::check_proof(free_walker.build(solved.pos, solved.winner).to_text());
+  CHECK(c.ok);
+  CHECK(free_walker.searched() == 0);
+}
+
 TEST_CASE("a builder's re-proofs on several threads give proofs the checker accepts",
           "[solver][proof][pieces]") {
   for (const char* name : {"a1", "b2"}) {

@@ -202,6 +202,10 @@ class ProofBuilder {
   // hint: a move known to win s, or -1 (a reply the must-play region left
   // out is refuted by the null-move win whose zone it lies outside).
   void winner_node(const State& s, Move hint = -1) {
+    // Here too, not only in the searches: a walk of what the table and the
+    // pieces hold may go on for minutes without a search of 1024 nodes,
+    // the first count at which df-pn looks at the flag.
+    if (stop_ && stop_->load(std::memory_order_relaxed)) throw BuildStopped{};
     // An immediate win needs no entry: the checker finds it by itself. It
     // is looked for before the visited set, which it then stays out of:
     // about 40% of the positions met win at once, and the test costs less
