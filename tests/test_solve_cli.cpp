@@ -392,6 +392,43 @@ TEST_CASE("solve stops cleanly on SIGINT, saves, and resumes from the saved file
   CHECK(again.nodes >= saved.nodes);
 }
 
+TEST_CASE("a solve short of memory stops as on Ctrl-C, saving, and carries on from its checkpoint", "[cli]") {
+  TempDir dir;
+  const std::string out = dir / "r5.json";
+  const std::vector<std::string> base{"solve",      "--size", "5",       "--manager", "--no-store",
+                                      "--openings", "a1",     "--tt-mb", "64",        "--threads",
+                                      "2",          "--out",  out,       "--proof",   dir / "p"};
+  // A floor above any machine's memory: the guard's first look (half a
+  // second in) stops the run, long before 5x5 a1 is proven.
+  std::vector<std::string> short_of = base;
+  for (const char* a : {"--memory-floor-mb", "100000000"}) short_of.push_back(a);
+  const Run first = run_konobi(short_of);
+  require_no_crash(first, true);
+  INFO("stderr: " << first.err);
+  REQUIRE(first.status == 130);
+  CHECK_THAT(first.err,
+             Contains("of memory is left") && Contains("--memory-floor-mb") && Contains("--resume"));
+  CHECK(fs::exists(dir / "r5.checkpoint.xz"));
+  CHECK_FALSE(load(out).complete());
+  // Without the floor the run carries on from the checkpoint to the value.
+  std::vector<std::string> resumed = base;
+  for (const char* a : {"--resume", "--memory-floor-mb", "0"}) resumed.push_back(a);
+  const Run second = run_konobi(resumed);
+  require_no_crash(second, true);
+  INFO("stderr (resumed): " << second.err);
+  REQUIRE(second.status == 0);
+  CHECK_THAT(second.err, Contains("resuming"));
+  const konobi::Results r = load(out);
+  CHECK(r.openings[0].solved);
+  CHECK(r.openings[0].winner == "white");
+  // Out of range: a usage error.
+  std::vector<std::string> bad = base;
+  for (const char* a : {"--memory-floor-mb", "-1"}) bad.push_back(a);
+  const Run refused = run_konobi(bad);
+  CHECK(refused.status == 2);
+  CHECK_THAT(refused.err, Contains("--memory-floor-mb must be"));
+}
+
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   TempDir dir;
   const std::string out = dir / "r.json";

@@ -4,6 +4,7 @@
 // after every proven class, reports progress every second, stops cleanly on
 // Ctrl-C, and --resume carries on from the file. This file reads the
 // options; the run itself is a SolveSession (solve_session.h).
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -42,7 +43,7 @@ int cmd_solve(const Args& args) {
   SolveConfig cfg;
   bool no_symmetry = false, no_eval = false, no_must_play = false, manager = false, no_manager = false,
        no_store = false, no_pieces = false, zones_on = false;
-  double zone_mb = -1;
+  double zone_mb = -1, memory_floor_mb = 0;
   double job_nodes = double(cfg.job_nodes);
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
@@ -95,6 +96,10 @@ int cmd_solve(const Args& args) {
      "class's proof needs no search after a restart; for measurements)")
     ("store-mb", po::value<double>(&cfg.store_mb)->default_value(cfg.store_mb),
      "manager: the most the store may hold on disk, in MiB; past it, the positions cheapest to prove again go")
+    ("memory-floor-mb", po::value<double>(&memory_floor_mb),
+     "stop as on Ctrl-C, saving what is done, once less memory than this (MiB) is left to the machine "
+     "(default a tenth of it, at least 1024, at most half of what is free at the start besides the tables; "
+     "0: never)")
     ("quiet,q", po::bool_switch(&cfg.quiet), "no progress on stderr");
   // clang-format on
   po::variables_map vm;
@@ -204,6 +209,15 @@ int cmd_solve(const Args& args) {
     zones = std::make_unique<ZoneTable>(zone_mb);
     cfg.dfpn.zones = zones.get();
   }
+  if (!(memory_floor_mb >= 0 && memory_floor_mb <= 1e9))
+    throw UsageError("--memory-floor-mb must be from 0 to 1e9");
+  // For the whole run. The default floor leaves out the tables about to be
+  // taken, so that a run given most of the memory on purpose is not
+  // stopped as soon as its table fills.
+  const double tables = (cfg.tt_mb + (zones_on ? zone_mb : 0)) * 1024 * 1024;
+  const MemoryGuard guard("konobi solve", vm.count("memory-floor-mb")
+                                              ? size_t(memory_floor_mb * 1024 * 1024)
+                                              : MemoryGuard::default_floor(size_t(std::min(tables, 1e18))));
   if (gonnect) return SolveSession<GonnectSearch, 1>(cfg, cfg.game.variant()).run();
   return SolveSession<KonobiSearch, 1>(cfg, {}).run();
 }

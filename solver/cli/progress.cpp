@@ -1,8 +1,12 @@
 #include "progress.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include <unistd.h>
 
@@ -56,6 +60,62 @@ std::string human_duration(double seconds) {
   else std::snprintf(buf, sizeof buf, "%.1f d", seconds / 86400);
   return buf;
 }
+
+namespace {
+// The first number of a file (such as cgroup v2's memory.max), if any.
+std::optional<uint64_t> read_number(const char* path) {
+  std::ifstream in(path);
+  uint64_t v = 0;
+  if (in >> v) return v;
+  return std::nullopt;
+}
+
+// A field of /proc/meminfo, in bytes.
+std::optional<uint64_t> meminfo(const std::string& field) {
+  std::ifstream in("/proc/meminfo");
+  std::string name;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> name >> kib) {
+    std::getline(in, unit);
+    if (name == field + ":") return kib * 1024;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+size_t available_memory() {
+  std::optional<uint64_t> avail = meminfo("MemAvailable");
+  // cgroup v2: "max" (no limit) reads as no number.
+  if (const auto limit = read_number("/sys/fs/cgroup/memory.max"))
+    if (const auto used = read_number("/sys/fs/cgroup/memory.current")) {
+      const uint64_t left = *limit > *used ? *limit - *used : 0;
+      avail = avail ? std::min(*avail, left) : left;
+    }
+  return avail ? size_t(*avail) : 0;
+}
+
+size_t MemoryGuard::default_floor(size_t reserved) {
+  constexpr size_t kGiB = size_t(1) << 30;
+  const size_t total = size_t(meminfo("MemTotal").value_or(0));
+  const size_t avail = available_memory();
+  return std::min(std::max(kGiB, total / 10), avail > reserved ? (avail - reserved) / 2 : 0);
+}
+
+MemoryGuard::MemoryGuard(std::string program, size_t floor)
+    : watch_(
+          [this, program = std::move(program), floor]() -> std::string {
+            if (tripped_.load()) return "";
+            const size_t left = available_memory();
+            if (left == 0 || left >= floor) return "";  // 0: unknown, not empty
+            tripped_.store(true);
+            stop_requested().store(true);
+            return program + ": stopping as on Ctrl-C, since only " + human_bytes(double(left)) +
+                   " of memory is left (under --memory-floor-mb, " + human_bytes(double(floor)) +
+                   "; this process holds " + human_bytes(double(resident_bytes())) +
+                   "): what is done is saved; run again with --resume, with a smaller --tt-mb or more memory";
+          },
+          floor > 0, std::chrono::milliseconds(500)) {}
 
 ProgressReporter::ProgressReporter(std::function<std::string()> line, bool enabled,
                                    std::chrono::milliseconds period)

@@ -38,4 +38,27 @@ class ProgressReporter {
   std::thread thread_;
 };
 
+// Bytes the machine can still give this process: the kernel's
+// MemAvailable, or what is left under this process's cgroup limit where
+// that is less; 0 when neither can be read.
+size_t available_memory();
+
+// Raises stop_requested() once available_memory() falls under `floor`
+// bytes, saying why once on stderr: long work then saves and stops as on
+// Ctrl-C, where the kernel's out-of-memory killer would end it at once
+// (a 6x6 class's proof pieces outgrew 24 GiB so). Looks twice a second.
+class MemoryGuard {
+ public:
+  MemoryGuard(std::string program, size_t floor);
+  // A tenth of the machine's memory, at least 1 GiB, and at most half of
+  // what is available now besides `reserved` bytes about to be taken (the
+  // tables), so that a run given most of the memory does not stop at once.
+  static size_t default_floor(size_t reserved);
+  bool tripped() const { return tripped_.load(); }
+
+ private:
+  std::atomic<bool> tripped_{false};
+  ProgressReporter watch_;  // last: its thread reads the members above
+};
+
 }  // namespace konobi
