@@ -69,7 +69,7 @@ TEST_CASE("proof pieces: segments hold what is new, and a reader gets the union"
   PieceFiles r(folder, "konobi 6x6");
   r.load("c3");
   CHECK(r.pieces("c3").size() == 3);
-  REQUIRE(r.pieces("c3").move_of("....../....../....../..B.../....../W..... w") != nullptr);
+  REQUIRE(r.pieces("c3").move_of("....../....../....../..B.../....../W..... w").has_value());
   CHECK(*r.pieces("c3").move_of("....../....../....../..B.../....../W..... w") == "b2");
   CHECK(r.pieces("b3").empty());  // not loaded
   r.add("c3", {"....../....../....../..B.../....../..W... w e5"});

@@ -99,12 +99,19 @@ void PieceFiles::flush() {
     ProofFile f;
     f.format = kFormat;
     f.fields = {{"game", identity_}, {"class", point}};
-    f.entries = c.unsaved;
+    // Moved, not copied (a class's end may flush tens of millions of
+    // lines), and moved back if the write fails, to be tried again.
+    f.entries = std::move(c.unsaved);
+    c.unsaved.clear();
     char name[32];
     std::snprintf(name, sizeof name, "-%04d.xz", c.next_segment);
-    write_file_atomically(folder_ + "/" + point + name, compress_xz(f.to_text()));
+    try {
+      write_file_atomically(folder_ + "/" + point + name, compress_xz(f.to_text()));
+    } catch (...) {
+      c.unsaved = std::move(f.entries);
+      throw;
+    }
     ++c.next_segment;
-    c.unsaved.clear();
   }
 }
 

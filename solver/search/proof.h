@@ -173,7 +173,7 @@ class ProofBuilder {
   // left alone and the table is asked (the checker would have refused such
   // a piece anyway).
   void piece_move(const State& s, const std::string& key, const Bitboard<W>& legal, Move* m) const {
-    const std::string* text = pieces_->move_of(key);
+    const std::optional<std::string_view> text = pieces_->move_of(key);
     if (!text) return;
     try {
       const Move p = parse_move(Game::board(s).size(), *text);

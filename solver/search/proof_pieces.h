@@ -16,8 +16,10 @@
 // does not win shows as a proof that verify-proof refuses.
 #pragma once
 
+#include <array>
 #include <cstddef>
-#include <stdexcept>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -28,26 +30,38 @@ class ProofPieces {
  public:
   // Adds one entry line ("<position or game> <move>"). Returns false, and
   // keeps the first, when the position already has a move; throws
-  // std::invalid_argument for a line with no move.
-  bool add(std::string_view line) {
-    const size_t cut = line.rfind(' ');
-    if (cut == std::string_view::npos || cut == 0 || cut + 1 == line.size())
-      throw std::invalid_argument("a proof piece line needs a position and a move: '" + std::string(line) +
-                                  "'");
-    return moves_.emplace(std::string(line.substr(0, cut)), std::string(line.substr(cut + 1))).second;
-  }
+  // std::invalid_argument for a line with no move, or a move of more than
+  // kMaxMove characters (no board's move is: "s19", "pass").
+  bool add(std::string_view line);
 
-  // The move written for `position` (an entry line without its move), or null.
-  const std::string* move_of(const std::string& position) const {
-    const auto it = moves_.find(position);
-    return it == moves_.end() ? nullptr : &it->second;
-  }
+  // The move written for `position` (an entry line without its move), if any.
+  std::optional<std::string_view> move_of(std::string_view position) const;
 
   size_t size() const { return moves_.size(); }
   bool empty() const { return moves_.empty(); }
 
+  static constexpr size_t kMaxMove = 7;
+
  private:
-  std::unordered_map<std::string, std::string> moves_;
+  // A position is kept as the 128-bit hash of its text, not the text: a
+  // hard class's end holds tens of millions of entries (6x6 c3 reached
+  // 29.5 M), at about 200 bytes each as two strings in a map of text and
+  // 48 as a hash and a packed move. Two positions with one hash would give
+  // one of them the other's move, which the checker refuses; at 2^-128 a
+  // pair, no run meets one.
+  struct Key {
+    uint64_t lo = 0, hi = 0;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return size_t(k.lo); }
+  };
+  struct Move {
+    std::array<char, kMaxMove> text{};
+    uint8_t size = 0;
+  };
+  static Key key_of(std::string_view position);
+  std::unordered_map<Key, Move, KeyHash> moves_;
 };
 
 }  // namespace konobi
