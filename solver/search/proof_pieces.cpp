@@ -14,10 +14,12 @@ ProofPieces::Key ProofPieces::key_of(std::string_view position) {
 bool ProofPieces::add(std::string_view line) {
   const size_t cut = line.rfind(' ');
   if (cut == std::string_view::npos || cut == 0 || cut + 1 == line.size())
-    throw std::invalid_argument("a proof piece line needs a position and a move: '" + std::string(line) + "'");
+    throw std::invalid_argument("a proof piece line needs a position and a move: '" + std::string(line) +
+                                "'");
   const std::string_view move = line.substr(cut + 1);
   if (move.size() > kMaxMove)
-    throw std::invalid_argument("a proof piece line's move is longer than a move: '" + std::string(line) + "'");
+    throw std::invalid_argument("a proof piece line's move is longer than a move: '" + std::string(line) +
+                                "'");
   Move m;
   move.copy(m.text.data(), move.size());
   m.size = uint8_t(move.size());
