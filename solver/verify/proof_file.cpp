@@ -5,11 +5,19 @@
 namespace konobi {
 
 std::string ProofFile::to_text() const {
-  std::string s = format + "\n";
+  // Sized first: a big proof's text is gigabytes, and growing it by
+  // doubling would hold up to three times that at once.
+  size_t bytes = format.size() + 64;
+  for (const auto& [name, value] : fields) bytes += name.size() + value.size() + 2;
+  for (const std::string& e : entries) bytes += e.size() + 1;
+  std::string s;
+  s.reserve(bytes);
+  s += format + "\n";
   for (const auto& [name, value] : fields) s += name + " " + value + "\n";
   s += "entries " + std::to_string(entries.size()) + "\n";
-  for (const std::string& e : entries) s += e + "\n";
-  return s + "end\n";
+  for (const std::string& e : entries) (s += e) += '\n';
+  s += "end\n";
+  return s;
 }
 
 const std::string& ProofFile::field(const std::string& name) const {
