@@ -79,9 +79,10 @@ class ProofBuilder {
   // proven there is proven again, on one thread for hours while the job
   // manager's other threads have nothing to do. Only the smallest
   // re-proofs (prove_again's first budget of 256) stay on the calling
-  // thread: on 5x5 a2 from an empty table, two threads took 7.1 s from
-  // 2048 nodes up, 8.7 s from 2^20 and 9.3 s with none (one thread's
-  // 8.3 M nodes). (`from_nodes` moves the bound, for tests.)
+  // thread: on 5x5 a2 from an empty table, two threads took 6.9 to 7.4 s
+  // from 1024 or 4096 nodes up, 7.7 s from 1, 8.7 s from 2^20 and 9.2 to
+  // 9.7 s on one thread (8.3 M nodes). (`from_nodes` moves the bound, for
+  // tests.)
   static constexpr uint64_t kThreadedNodes = 2048;
   void set_threads(int threads, uint64_t from_nodes = kThreadedNodes) {
     threads_ = std::max(1, threads);
