@@ -82,13 +82,27 @@ std::optional<uint64_t> meminfo(const std::string& field) {
   }
   return std::nullopt;
 }
+
+// A field of cgroup v2's memory.stat, in bytes.
+std::optional<uint64_t> cgroup_stat(const std::string& field) {
+  std::ifstream in("/sys/fs/cgroup/memory.stat");
+  std::string name;
+  uint64_t v = 0;
+  while (in >> name >> v)
+    if (name == field) return v;
+  return std::nullopt;
+}
 }  // namespace
 
 size_t available_memory() {
   std::optional<uint64_t> avail = meminfo("MemAvailable");
-  // cgroup v2: "max" (no limit) reads as no number.
+  // cgroup v2: "max" (no limit) reads as no number. Its use counts the
+  // page cache, which the kernel gives back before it kills; the inactive
+  // part is left out, as MemAvailable leaves it out.
   if (const auto limit = read_number("/sys/fs/cgroup/memory.max"))
-    if (const auto used = read_number("/sys/fs/cgroup/memory.current")) {
+    if (auto used = read_number("/sys/fs/cgroup/memory.current")) {
+      const uint64_t cache = cgroup_stat("inactive_file").value_or(0);
+      *used = *used > cache ? *used - cache : 0;
       const uint64_t left = *limit > *used ? *limit - *used : 0;
       avail = avail ? std::min(*avail, left) : left;
     }
