@@ -54,7 +54,6 @@ class MemoryGuard {
   // what is available now besides `reserved` bytes about to be taken (the
   // tables), so that a run given most of the memory does not stop at once.
   static size_t default_floor(size_t reserved);
-  bool tripped() const { return tripped_.load(); }
 
  private:
   std::atomic<bool> tripped_{false};

@@ -353,11 +353,15 @@ class ProofBuilder {
     } count{search, searched_};
     try {
       return !search.solve(child(s, m));
-    } catch (const SearchStopped&) {
-      if (stop_ && stop_->load()) throw BuildStopped{};
-      if (at_limit) throw SearchLimitReached{};
-      throw;
-    }
+    } catch (const SearchStopped&) { rethrow_stopped(at_limit); }
+  }
+
+  // In a handler of a re-proof's SearchStopped: the stop flag or the
+  // builder's limit end the build; a search's own budget is the caller's.
+  [[noreturn]] void rethrow_stopped(bool at_limit) const {
+    if (stop_ && stop_->load()) throw BuildStopped{};
+    if (at_limit) throw SearchLimitReached{};
+    throw;
   }
 
   // wins_by with threads_ threads, each allowed its share of the cap.
@@ -371,9 +375,7 @@ class ProofBuilder {
       return !out.mover_wins;
     } catch (const SearchStopped&) {
       searched_ += running.load();
-      if (stop_ && stop_->load()) throw BuildStopped{};
-      if (at_limit) throw SearchLimitReached{};
-      throw;
+      rethrow_stopped(at_limit);
     }
   }
 
