@@ -194,6 +194,15 @@ def case_interrupt(sig):
         r = None
         for attempt in range(4):  # a run that ended first: again, earlier
             r = interrupted_run(d, out, proof, ckpt, sig, delay)
+            if r is not None and r[0] == 0:
+                # The signal came as the solve was ending (SIGINT), or the
+                # solve ended between the last look and the signal (either):
+                # it must have finished its work. Not a stop: again, earlier.
+                check(values(out)["complete"] and not os.path.exists(ckpt),
+                      f"seed {seed}: {sig.name} gave exit 0 with work left: {r[1]}")
+                print(f"seed {seed}: {sig.name} after {delay:.3f} s came as the solve ended (exit 0, complete)",
+                      flush=True)
+                r = None
             if r is not None:
                 break
             delay /= 4
@@ -202,15 +211,6 @@ def case_interrupt(sig):
             print(f"seed {seed}: the solve ended before every signal", flush=True)
             continue
         rc, se = r
-        if rc == 0:
-            # The signal came as the solve was ending (SIGINT), or the solve
-            # ended between the last look and the signal (either): it
-            # finished its work.
-            check(values(out)["complete"] and not os.path.exists(ckpt),
-                  f"seed {seed}: {sig.name} gave exit 0 with work left: {se}")
-            print(f"seed {seed}: {sig.name} after {delay:.3f} s came as the solve ended (exit 0, complete)",
-                  flush=True)
-            continue
         stopped += 1
         if sig == signal.SIGINT:
             check(rc == 130, f"seed {seed}: SIGINT after {delay:.3f} s gave exit {rc}, want 130: {se}")

@@ -203,7 +203,7 @@ TEST_CASE("store: past its cap the entries with the least work go", "[store]") {
     const auto s = store.stats();
     CHECK(s.entries < uint64_t(count / 2));
     CHECK(s.entries > uint64_t(count / 20));
-    CHECK(double(s.bytes) < cap_mb * 1024 * 1024 * 1.25);
+    CHECK(double(s.bytes) < cap_mb * 1024 * 1024 * 1.1);  // 1.01-1.04 seen
   }
   SECTION("reopened with a smaller cap: the costliest stay") {
     {

@@ -32,6 +32,7 @@ constexpr int kFormat = 1;                  // PRAGMA user_version
 constexpr int kApplicationId = 0x4b505331;  // "KPS1": PRAGMA application_id of a store
 constexpr size_t kBatch = 1024;             // adds that wake the writer before its second is up
 constexpr size_t kSlice = 4096;             // adds committed in one transaction at most
+constexpr size_t kSliceMin = 64;            // and at least, however near the cap
 constexpr auto kWriteEvery = std::chrono::seconds(1);
 constexpr int kBusyMs = 60000;  // another process's write in progress: wait this long
 
@@ -211,6 +212,7 @@ struct ProvenStore::Impl {
   }
   std::atomic<uint64_t> entries{0}, bytes{0};
   uint64_t limit = 0, used_at_limit = 0;  // the cap in entries, and the size it was taken at (write_mutex)
+  uint64_t used_now = 0;                   // bytes in pages in use at the last look (write_mutex)
 
   std::thread thread;
 
@@ -397,7 +399,8 @@ struct ProvenStore::Impl {
           Statement insert(writer, "INSERT OR IGNORE INTO proven VALUES(?, ?, ?)");
           Statement update(writer, "UPDATE proven SET v = ?2, w = ?3 WHERE key = ?1 AND w < ?3");
           uint64_t added = 0;
-          for (size_t n = 0; it != writing.end() && n < kSlice; ++it, ++n) {
+          const size_t slice = slice_size();
+          for (size_t n = 0; it != writing.end() && n < slice; ++it, ++n) {
             const auto& [key, p] = *it;
             insert.bind(1, int64_t(key)).bind(2, pack(p)).bind(3, p.work).step("writing");
             insert.reset();
@@ -427,19 +430,38 @@ struct ProvenStore::Impl {
     writing.clear();
   }
 
+  // How many adds one transaction commits: a full slice while the store is
+  // far from its cap, and no more than the room left near it, so that one
+  // slice cannot carry the file far past the cap before hold_cap() looks
+  // (under a small cap a full slice is a quarter of it).
+  size_t slice_size() const {
+    uint64_t room = kSlice;
+    if (limit != 0) {
+      room = limit > entries ? limit - entries : 0;
+    } else if (used_now > 0 && entries > 0) {
+      const double per_entry = double(used_now) / double(entries);
+      room = used_now < cap_bytes ? uint64_t(double(cap_bytes - used_now) / per_entry) : 0;
+    }
+    return size_t(std::clamp<uint64_t>(room, kSliceMin, kSlice));
+  }
+
   // The cap (docs/JOBS.md): SQLite reuses the room that deleted rows leave
   // in their pages but does not shrink the file, so the cap is held as a
   // number of entries, taken from the density when the pages in use first
-  // pass the cap (and again whenever they grow past it further). Past that
-  // number, the entries with the least work go until ~10% are free.
+  // pass the cap, and again whenever they grow past that size (rows that
+  // fill the holes deletes left in random places pack less densely than
+  // the first ones did). Past that number, the entries with the least work
+  // go until ~10% are free.
   void hold_cap() {
     const int64_t page = pragma(writer, "PRAGMA page_size");
     const uint64_t total = uint64_t(pragma(writer, "PRAGMA page_count") * page);
     const uint64_t used = total - uint64_t(pragma(writer, "PRAGMA freelist_count") * page);
     bytes = total;
-    if (used > cap_bytes && limit == 0) {
+    used_now = used;
+    if (used > cap_bytes && (limit == 0 || used > used_at_limit)) {
       entries = uint64_t(pragma(writer, "SELECT count(*) FROM proven"));  // other processes add too
-      limit = uint64_t(double(entries) * double(cap_bytes) / double(used));
+      const uint64_t taken = uint64_t(double(entries) * double(cap_bytes) / double(used));
+      limit = limit == 0 ? taken : std::min(limit, taken);
       used_at_limit = used;
     }
     if (limit == 0 || entries <= limit) return;
