@@ -212,7 +212,7 @@ struct ProvenStore::Impl {
   }
   std::atomic<uint64_t> entries{0}, bytes{0};
   uint64_t limit = 0, used_at_limit = 0;  // the cap in entries, and the size it was taken at (write_mutex)
-  uint64_t used_now = 0;                   // bytes in pages in use at the last look (write_mutex)
+  uint64_t used_now = 0;                  // bytes in pages in use at the last look (write_mutex)
 
   std::thread thread;
 
