@@ -22,6 +22,28 @@ std::string build_proof(const Pos& pos, bool* mover_wins = nullptr, size_t* entr
   return proof.to_text();
 }
 
+// The same proof in both Konobi formats, from one solved table.
+struct BothFormats {
+  std::string positions, moves;  // format 1, format 2
+};
+BothFormats build_both(const Pos& pos) {
+  konobi::TranspositionTable tt(16);
+  konobi::DfpnOptions opt;
+  const std::optional<bool> solved = dfpn_wins(pos, tt, opt, 1);
+  REQUIRE(solved.has_value());
+  const konobi::Color winner = *solved ? pos.to_move : konobi::other(pos.to_move);
+  // A first build proves again the few children the table did not keep
+  // (and keeps them): the two builds after it read the same table.
+  konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
+  konobi::ProofBuilder<1> one(tt, opt), two(tt, opt);
+  BothFormats out;
+  out.positions = one.build(pos, winner).to_text();
+  out.moves = two.build(pos, winner, konobi::KonobiProofFormat::Moves).to_text();
+  REQUIRE(one.searched() == 0);
+  REQUIRE(two.searched() == 0);
+  return out;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> v;
   std::istringstream in(text);
@@ -148,7 +170,129 @@ void check_tampering_rejected(const std::string& text, int n) {
   }
 }
 
+// Format 2 (the moves alone, read as the walk needs them): `positions` is
+// the same proof in format 1, whose entry i names the position of format
+// 2's entry i.
+void check_stream_tampering_rejected(const BothFormats& proof, int n) {
+  const auto one = lines_of(proof.positions), lines = lines_of(proof.moves);
+  REQUIRE(lines[0] == "konobi-proof 2");
+  REQUIRE(lines.size() == one.size());
+  REQUIRE(lines.back() == "end");
+  const size_t entries = lines.size() - kHeaderLines - 1;
+  REQUIRE(entries >= 3);
+  const auto position_of = [&](size_t i) {
+    return konobi::from_text<1>(konobi::parse_position(one[i].substr(0, one[i].rfind(' '))));
+  };
+  const auto with = [&](size_t i, const std::string& move) {
+    auto v = lines;
+    v[i] = move;
+    return text_of(v);
+  };
+  SECTION("a winning move replaced by a losing one") {
+    bool done = false;
+    for (size_t i = kHeaderLines; i < lines.size() - 1 && !done; ++i) {
+      const int m = losing_move(position_of(i));
+      if (m < 0) continue;
+      const auto c = konobi::check_proof(with(i, konobi::point_name(n, m)));
+      INFO("entry " << one[i] << " -> " << konobi::point_name(n, m) << ": " << c.message);
+      CHECK_FALSE(c.ok);
+      done = true;
+    }
+    CHECK(done);
+  }
+  SECTION("a winning move replaced by an occupied point") {
+    for (size_t i = kHeaderLines; i < lines.size() - 1; ++i) {
+      const Pos pos = position_of(i);
+      if (pos.stone_count() == 0) continue;
+      const auto c = konobi::check_proof(with(i, konobi::point_name(n, pos.occupied().first())));
+      CHECK_FALSE(c.ok);
+      CHECK_THAT(c.message,
+                 Contains("illegal") && Contains("at entry " + std::to_string(i - kHeaderLines + 1)));
+      break;
+    }
+  }
+  SECTION("a move that is not a point, or a format-1 line") {
+    CHECK_FALSE(konobi::check_proof(with(kHeaderLines, "z99")).ok);
+    CHECK_FALSE(konobi::check_proof(with(kHeaderLines, one[kHeaderLines])).ok);
+  }
+  SECTION("a missing entry, with the count fixed") {
+    for (size_t drop : {kHeaderLines, kHeaderLines + entries / 2, lines.size() - 2}) {
+      auto v = lines;
+      v.erase(v.begin() + long(drop));
+      v[4] = "entries " + std::to_string(entries - 1);
+      INFO("dropped line " << drop);
+      CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+    }
+  }
+  SECTION("one entry too many, with the count fixed") {
+    auto v = lines;
+    v.insert(v.end() - 1, lines[kHeaderLines]);
+    v[4] = "entries " + std::to_string(entries + 1);
+    const auto c = konobi::check_proof(text_of(v));
+    CHECK_FALSE(c.ok);
+    CHECK_THAT(c.message, Contains("never used"));
+  }
+  SECTION("a missing entry, count left as it was, and a truncated file") {
+    auto v = lines;
+    v.erase(v.begin() + long(kHeaderLines + entries / 2));
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+    for (size_t cut : {proof.moves.size() / 2, proof.moves.size() - 5, size_t(10)}) {
+      INFO("cut at " << cut);
+      CHECK_FALSE(konobi::check_proof(proof.moves.substr(0, cut)).ok);
+    }
+  }
+  SECTION("each format's header on the other's entries") {
+    auto v = lines;
+    v[0] = "konobi-proof 1";
+    CHECK_FALSE(konobi::check_proof(text_of(v)).ok);
+    auto w = one;
+    w[0] = "konobi-proof 2";
+    CHECK_FALSE(konobi::check_proof(text_of(w)).ok);
+    w[0] = "konobi-proof 3";
+    CHECK_THAT(konobi::check_proof(text_of(w)).message, Contains("not a konobi proof file"));
+  }
+}
+
 }  // namespace
+
+TEST_CASE("format 2 is format 1's moves in the same order, and passes the same checker", "[solver][proof]") {
+  // The 4x4 openings and 5x5 middle games.
+  std::vector<Pos> positions = openings4();
+  const std::vector<Pos> mid = random_positions(5, kSanitize ? 2 : 6, 10, 13, 4242u);
+  positions.insert(positions.end(), mid.begin(), mid.end());
+  for (const Pos& pos : positions) {
+    const BothFormats proof = build_both(pos);
+    const auto one = lines_of(proof.positions), two = lines_of(proof.moves);
+    INFO(show(pos));
+    REQUIRE(one.size() == two.size());
+    for (size_t i = 1; i < kHeaderLines; ++i) CHECK(one[i] == two[i]);  // size, start, winner, entries
+    for (size_t i = kHeaderLines; i + 1 < one.size(); ++i)
+      CHECK(one[i].substr(one[i].rfind(' ') + 1) == two[i]);
+    const auto c1 = konobi::check_proof(proof.positions), c2 = konobi::check_proof(proof.moves);
+    INFO(c2.message);
+    CHECK(c1.ok);
+    CHECK(c2.ok);
+    CHECK(c1.version == 1);
+    CHECK(c2.version == 2);
+    CHECK(c2.entries == c1.entries);
+    CHECK(c2.positions == c1.positions);
+    if (c1.entries > 0) CHECK(proof.moves.size() < proof.positions.size());
+  }
+}
+
+TEST_CASE("tampered format-2 proofs are rejected", "[solver][proof]") {
+  SECTION("4x4 b2") {
+    check_stream_tampering_rejected(build_both(opening(4, konobi::parse_point(4, "b2"))), 4);
+  }
+  SECTION("a 5x5 middle game") {
+    BothFormats proof;
+    for (const Pos& pos : random_positions(5, 20, 10, 12, 99u)) {
+      proof = build_both(pos);
+      if (lines_of(proof.moves).size() >= kHeaderLines + 1 + 6) break;
+    }
+    check_stream_tampering_rejected(proof, 5);
+  }
+}
 
 TEST_CASE("proofs of the 4x4 openings pass the independent checker", "[solver]") {
   for (int p = 0; p < 16; ++p) {

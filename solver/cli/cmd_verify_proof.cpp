@@ -59,7 +59,8 @@ int cmd_verify_proof(const Args& args) {
     if (c.ok) {
       std::cout << "OK    " << f << ": " << c.winner << " wins from " << c.start;
       if (c.game == "gonnect") std::cout << " (gonnect, ko " << c.ko << ", edges " << c.edges << ")";
-      std::cout << " (" << c.entries << " strategy entries, " << c.positions << " positions checked)\n";
+      std::cout << " (format " << c.version << ", " << c.entries << " strategy entries, " << c.positions
+                << " positions checked)\n";
     } else {
       ++failures;
       std::cout << "FAIL  " << f << ": " << c.message << "\n";

@@ -756,7 +756,7 @@ class SolveSession {
     } else {
       Proof proof;
       if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
-      else proof = builder.build(pos, winner);
+      else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
       size = proof.entries.size();
       write_file_atomically(
           cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz",

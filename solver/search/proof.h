@@ -37,6 +37,14 @@ struct SearchLimitReached {};
 // The stop flag given to set_stop was raised while the builder searched.
 struct BuildStopped {};
 
+// Konobi's proof formats (docs/PROOFS.md). Format 1 names each entry's
+// position; format 2 is the winner's moves alone, in the order in which the
+// checker's walk needs them, which is this builder's walk order (replies in
+// increasing point order, positions met before skipped, immediate wins left
+// out): about six times smaller compressed, and checked as it is read.
+// Pieces (proof_pieces.h) are looked up by position, so they are format 1.
+enum class KonobiProofFormat { Positions = 1, Moves = 2 };
+
 template <int W, SearchedGame<W> Game = KonobiSearch>
 class ProofBuilder {
  public:
@@ -90,9 +98,13 @@ class ProofBuilder {
   }
 
   // Konobi. pos must be a proven position; `winner` is the colour that wins it.
-  Proof build(const State& pos, Color winner) requires(!kGonnect) {
+  Proof build(const State& pos, Color winner,
+              KonobiProofFormat format = KonobiProofFormat::Positions) requires(!kGonnect) {
+    if (format == KonobiProofFormat::Moves && extend_)
+      throw std::logic_error("pieces are extended in format 1: their entries are looked up by position");
+    moves_only_ = format == KonobiProofFormat::Moves;
     Proof proof;
-    proof.format = "konobi-proof 1";
+    proof.format = moves_only_ ? "konobi-proof 2" : "konobi-proof 1";
     proof.fields = {{"size", std::to_string(pos.size())},
                     {"start", format_position(to_text(pos))},
                     {"winner", winner == Black ? "black" : "white"}};
@@ -151,6 +163,7 @@ class ProofBuilder {
   void record(const State& s, Move m, std::string* key = nullptr) {
     ++count_;
     if (!entries_) return;
+    if (moves_only_) return entries_->push_back(move_name(Game::board(s).size(), m));
     std::string line = key ? std::move(*key) : entry_key(s);
     line += ' ';
     line += move_name(Game::board(s).size(), m);
@@ -425,6 +438,7 @@ class ProofBuilder {
   uint64_t threaded_from_ = kThreadedNodes;
   const std::atomic<bool>* stop_ = nullptr;
   bool walked_ = false;
+  bool moves_only_ = false;  // format 2: an entry is the move alone
   const ProofPieces* pieces_ = nullptr;
   bool extend_ = false;
 };

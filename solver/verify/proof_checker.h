@@ -16,12 +16,15 @@ struct ProofCheck {
   std::string game;       // "konobi" or "gonnect"
   std::string ko, edges;  // Gonnect: the rule variant the proof holds under; empty for Konobi
   std::string start, winner;
-  uint64_t positions = 0;  // distinct positions checked
+  // Positions checked: each once, except those the winner wins at once,
+  // which are counted each time they are met (they are not remembered).
+  uint64_t positions = 0;
   uint64_t entries = 0;
+  int version = 1;  // the format's version (docs/PROOFS.md)
 };
 
 // Never throws on bad input: a malformed or truncated file is a failed check.
-// check_proof: a Konobi proof ("konobi-proof 1").
+// check_proof: a Konobi proof ("konobi-proof 1" or "konobi-proof 2").
 ProofCheck check_proof(const std::string& text);
 // A Gonnect proof ("gonnect-proof 1"), replayed with the full history of
 // earlier boards for ko and superko.
