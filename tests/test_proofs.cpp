@@ -2,7 +2,10 @@
 // ones do not, and they are built even from a table that lost the solve.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "solver_support.h"
+#include "temp_dir.h"
 
 using Catch::Contains;
 using namespace solver_test;
@@ -249,6 +252,8 @@ void check_stream_tampering_rejected(const BothFormats& proof, int n) {
     w[0] = "konobi-proof 2";
     CHECK_FALSE(konobi::check_proof(text_of(w)).ok);
     w[0] = "konobi-proof 3";
+    CHECK_FALSE(konobi::check_proof(text_of(w)).ok);
+    w[0] = "konobi-proof 4";
     CHECK_THAT(konobi::check_proof(text_of(w)).message, Contains("not a konobi proof file"));
   }
 }
@@ -618,4 +623,163 @@ TEST_CASE("a builder stops at its search limit, and within it proves as without 
   const auto c = konobi::check_proof(roomy.build(pos, winner).to_text());
   INFO(c.message);
   CHECK(c.ok);
+}
+
+namespace {
+
+// A proof in parts (format 3) on disk: the index and one format-2 part per
+// reply of the loser at `root`, under a temporary folder, read back by a
+// ProofParts that finds them there (as verify-proof does beside the file).
+struct PartsOnDisk {
+  konobi_test::TempDir dir;
+  Pos root;
+  konobi::Color winner = konobi::White;
+  std::vector<std::string> index;  // the index's lines, header and `end` included
+  konobi::ProofParts parts{[this](const std::string& path) {
+    std::ifstream in(dir / path, std::ios::binary);
+    if (!in) throw std::runtime_error("no such file");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }};
+  uint64_t entries = 0;
+
+  // 4x4 b2 after White's winning reply: Black to move, White wins.
+  PartsOnDisk() {
+    Solved4x4 solved("b2");
+    const konobi::Proof first = solved.proof();
+    REQUIRE(!first.entries.empty());
+    const std::string& line = first.entries[0];
+    root = solved.pos;
+    root.place(konobi::parse_point(4, line.substr(line.rfind(' ') + 1)));
+    winner = solved.winner;
+    REQUIRE(root.to_move != winner);
+    std::filesystem::create_directories(dir.path / "parts");
+    std::vector<std::string> lines;
+    konobi::konobi_legal_placements(root).for_each([&](int m) {
+      Pos child = root;
+      child.place(m);
+      const konobi::Proof p = konobi::ProofBuilder<1>(solved.tt, solved.opt)
+                                  .build(child, winner, konobi::KonobiProofFormat::Moves);
+      entries += p.entries.size();
+      const std::string name = "parts/" + konobi::point_name(4, m) + ".proof";
+      write(name, p.to_text());
+      lines.push_back(konobi::point_name(4, m) + " " + name);
+    });
+    REQUIRE(lines.size() >= 3);
+    index = {"konobi-proof 3", "size 4", "start " + show(root), "winner white",
+             "entries " + std::to_string(lines.size())};
+    index.insert(index.end(), lines.begin(), lines.end());
+    index.push_back("end");
+  }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(dir / name) << text; }
+  konobi::ProofCheck check(const std::vector<std::string>& lines) const {
+    return konobi::check_proof(text_of(lines), &parts);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a proof in parts (format 3) holds when every reply's part holds, and not otherwise",
+          "[solver][proof]") {
+  PartsOnDisk p;
+  const size_t first = kHeaderLines, count = p.index.size() - kHeaderLines - 1;
+  SECTION("whole") {
+    const auto c = p.check(p.index);
+    INFO(c.message);
+    CHECK(c.ok);
+    CHECK(c.version == 3);
+    CHECK(c.parts == count);
+    CHECK(c.entries == p.entries);
+    CHECK(c.winner == "white");
+    CHECK_THAT(c.message, Contains("in " + std::to_string(count) + " parts"));
+  }
+  SECTION("without a way to read its parts") {
+    CHECK_THAT(konobi::check_proof(text_of(p.index)).message, Contains("checked from its file"));
+  }
+  SECTION("a reply without its part") {
+    auto v = p.index;
+    v.erase(v.begin() + long(first + 1));
+    v[4] = "entries " + std::to_string(count - 1);
+    CHECK_THAT(p.check(v).message, Contains("no part for the loser's reply"));
+  }
+  SECTION("a reply named twice") {
+    auto v = p.index;
+    v[first + 1] = v[first];
+    CHECK_THAT(p.check(v).message, Contains("a second part"));
+  }
+  SECTION("a part proving another position") {
+    auto v = p.index;
+    const std::string a = v[first].substr(v[first].find(' ')),
+                      b = v[first + 1].substr(v[first + 1].find(' '));
+    v[first] = v[first].substr(0, v[first].find(' ')) + b;
+    v[first + 1] = v[first + 1].substr(0, v[first + 1].find(' ')) + a;
+    CHECK_THAT(p.check(v).message, Contains("not the position after"));
+  }
+  SECTION("a part that fails, or is missing") {
+    const std::string path = p.index[first].substr(p.index[first].find(' ') + 1);
+    p.write(path, "konobi-proof 2\nsize 4\n");
+    CHECK_THAT(p.check(p.index).message, Contains("part " + path + " fails") && Contains("truncated"));
+    std::filesystem::remove(p.dir.path / path);
+    CHECK_THAT(p.check(p.index).message, Contains("part " + path + ": no such file"));
+  }
+  SECTION("a part named outside its folder") {
+    for (const char* bad : {"../x.proof", "/tmp/x.proof", "parts/../x.proof", "parts//x.proof"}) {
+      auto v = p.index;
+      v[first] = v[first].substr(0, v[first].find(' ') + 1) + bad;
+      INFO(bad);
+      CHECK_THAT(p.check(v).message, Contains("relative to this file"));
+    }
+  }
+  SECTION("an illegal move, a pass where there are moves, a loser's winning reply") {
+    auto v = p.index;
+    const std::string occupied = konobi::point_name(4, p.root.occupied().first());
+    v[first] = occupied + v[first].substr(v[first].find(' '));
+    CHECK_THAT(p.check(v).message, Contains("illegal"));
+    v[first] = "pass" + v[first].substr(v[first].find(' '));
+    CHECK_THAT(p.check(v).message, Contains("legal placements"));
+  }
+  SECTION("parts within parts, the winner's one move at the top of a part") {
+    // The first reply's part becomes itself a proof in parts: the winner's
+    // move there, and the proof of the position after it, one folder down.
+    const std::string move = p.index[first].substr(0, p.index[first].find(' '));
+    const std::string path = p.index[first].substr(p.index[first].find(' ') + 1);
+    Pos child = p.root;
+    child.place(konobi::parse_point(4, move));
+    Solved4x4 solved("b2");  // a table that holds child's proof
+    const konobi::Proof whole = konobi::ProofBuilder<1>(solved.tt, solved.opt).build(child, p.winner);
+    if (whole.entries.empty()) return;  // won at once: no move to split at
+    const std::string& e = whole.entries[0];
+    const std::string win = e.substr(e.rfind(' ') + 1);  // the winner's move at child
+    Pos after = child;
+    after.place(konobi::parse_point(4, win));
+    std::filesystem::create_directories(p.dir.path / "parts" / "deeper");
+    p.write("parts/deeper/" + win + ".proof", konobi::ProofBuilder<1>(solved.tt, solved.opt)
+                                                  .build(after, p.winner, konobi::KonobiProofFormat::Moves)
+                                                  .to_text());
+    const std::string part = win + " deeper/" + win + ".proof";
+    p.write(path, text_of({"konobi-proof 3", "size 4", "start " + show(child), "winner white", "entries 1",
+                           part, "end"}));
+    const auto c = p.check(p.index);
+    INFO(c.message);
+    CHECK(c.ok);
+    CHECK(c.parts == count);  // the top level's
+    // Two moves for the winner there are one too many.
+    const int other = konobi::konobi_legal_placements(child).first();
+    p.write(path, text_of({"konobi-proof 3", "size 4", "start " + show(child), "winner white", "entries 2",
+                           part, konobi::point_name(4, other) + " deeper/" + win + ".proof", "end"}));
+    CHECK_FALSE(p.check(p.index).ok);
+  }
+  SECTION("a part that names itself stops at the depth limit") {
+    const std::string move = p.index[first].substr(0, p.index[first].find(' '));
+    const std::string path = p.index[first].substr(p.index[first].find(' ') + 1);
+    Pos child = p.root;
+    child.place(konobi::parse_point(4, move));
+    const int m = konobi::konobi_legal_placements(child).first();
+    // Named relative to its own folder (parts/), the name is its own.
+    p.write(path, text_of({"konobi-proof 3", "size 4", "start " + show(child), "winner white", "entries 1",
+                           konobi::point_name(4, m) + " " + path.substr(path.find('/') + 1), "end"}));
+    const auto c = p.check(p.index);
+    INFO(c.message);
+    CHECK_FALSE(c.ok);
+    CHECK_THAT(c.message, Contains("nested more than 4 deep"));
+  }
 }

@@ -429,6 +429,95 @@ TEST_CASE("a solve short of memory stops as on Ctrl-C, saving, and carries on fr
   CHECK_THAT(refused.err, Contains("--memory-floor-mb must be"));
 }
 
+// Three 5x5 solves of a class (20 s in Release): only outside the sanitizer
+// build, where they would take ten times as long. The checker's side of
+// format 3 is tested there too (test_proofs.cpp).
+#ifndef KONOBI_SANITIZE_BUILD
+TEST_CASE("a class carried over and lost by its mover is proven in parts, one a reply, kept across a stop",
+          "[cli]") {
+  // 5x5 a2, which Black wins: White to move loses, so the proof covers all
+  // 24 replies. The memory guard's first look stops the first run (as in
+  // the test above), so the class is carried over from its checkpoint.
+  TempDir dir;
+  const std::string out = dir / "r5.json", proofs = dir / "p";
+  const std::vector<std::string> base{"solve",      "--size", "5",       "--manager", "--no-store",
+                                      "--openings", "a2",     "--tt-mb", "64",        "--threads",
+                                      "2",          "--out",  out,       "--proof",   proofs};
+  auto with = [&](std::initializer_list<const char*> more) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  const Run first = run_konobi(with({"--memory-floor-mb", "100000000"}));
+  require_no_crash(first, true);
+  REQUIRE(first.status == 130);
+  REQUIRE(fs::exists(dir / "r5.checkpoint.xz"));
+  // Kept to run the class's end a second time below.
+  fs::copy_file(dir / "r5.checkpoint.xz", dir / "saved.checkpoint.xz");
+  fs::copy_file(out, dir / "saved.json");
+
+  const Run second = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+  require_no_crash(second, true);
+  INFO("stderr (resumed): " << second.err);
+  REQUIRE(second.status == 0);
+  const konobi::Results r = load(out);
+  const int a2 = konobi::parse_point(5, "a2");
+  REQUIRE(r.openings[a2].solved);
+  CHECK(r.openings[a2].winner == "black");
+  const fs::path file = fs::path(proofs) / "konobi-5x5-a2.proof.xz",
+                 parts = fs::path(proofs) / "konobi-5x5-a2.parts";
+  REQUIRE(fs::exists(file));
+  REQUIRE(files_in(parts).size() == 24);
+  const std::string index = konobi_test::decompress(file);
+  CHECK(index.rfind(
+            "konobi-proof 3\nsize 5\nstart ...../...../...../B..../..... w\nwinner black\nentries 24\na1 "
+            "konobi-5x5-a2.parts/a1.proof.xz\n",
+            0) == 0);
+  const Run ok = run_konobi({"verify-proof", file});
+  INFO(ok.out);
+  require_status(ok, 0);
+  CHECK_THAT(ok.out, Contains("format 3, 24 parts, " + std::to_string(r.openings[a2].proof_size) +
+                              " strategy entries"));
+
+  // A part that is not a checked proof fails the whole: a part missing,
+  // one proving another position, one that fails.
+  {
+    const std::string e5 = slurp(parts / "e5.proof.xz");
+    fs::rename(parts / "e5.proof.xz", dir / "e5.proof.xz");
+    const Run missing = run_konobi({"verify-proof", file});
+    require_status(missing, 1);
+    CHECK_THAT(missing.out, Contains("part konobi-5x5-a2.parts/e5.proof.xz"));
+    fs::copy_file(parts / "d5.proof.xz", parts / "e5.proof.xz");
+    const Run other = run_konobi({"verify-proof", file});
+    require_status(other, 1);
+    CHECK_THAT(other.out, Contains("not the position after e5"));
+    fs::remove(parts / "e5.proof.xz");
+    spit(parts / "e5.proof.xz", e5);
+  }
+
+  // The class's end again, as after a stop in the middle of it: a part
+  // missing and a part cut short are built again, the others kept.
+  fs::copy_file(dir / "saved.checkpoint.xz", dir / "r5.checkpoint.xz", fs::copy_options::overwrite_existing);
+  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+  fs::remove(file);
+  fs::remove(parts / "c3.proof.xz");
+  const std::string b4 = slurp(parts / "b4.proof.xz");
+  spit(parts / "b4.proof.xz", b4.substr(0, b4.size() / 2));
+  const Run third = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+  require_no_crash(third, true);
+  INFO("stderr (third): " << third.err);
+  REQUIRE(third.status == 0);
+  CHECK_THAT(third.err, Contains("part b4 written (") && Contains("part c3 written ("));
+  CHECK_THAT(third.err, !Contains("part a1 written") && !Contains("part e5 written"));
+  const Run again = run_konobi({"verify-proof", file});
+  INFO(again.out);
+  require_status(again, 0);
+  // The results count the entries of every part, kept or built again.
+  CHECK_THAT(again.out,
+             Contains(", " + std::to_string(load(out).openings[a2].proof_size) + " strategy entries"));
+}
+#endif
+
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   TempDir dir;
   const std::string out = dir / "r.json";

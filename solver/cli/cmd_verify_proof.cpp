@@ -1,5 +1,6 @@
 // konobi verify-proof: checks proof files with the independent checker.
 // Files ending in .xz or .gz are decompressed (liblzma, zlib) up to a limit.
+#include <filesystem>
 #include <iostream>
 
 #include "command.h"
@@ -43,9 +44,15 @@ int cmd_verify_proof(const Args& args) {
     ProofCheck c;
     try {
       const std::string text = read_maybe_compressed(f, max_mb << 20);
+      // A proof in parts (format 3) names files beside it, each read as
+      // this one is, under the same limit, when the checker needs it.
+      const std::filesystem::path folder = std::filesystem::path(f).parent_path();
+      const ProofParts parts{[&](const std::string& path) {
+        return read_maybe_compressed((folder / path).string(), max_mb << 20);
+      }};
       c = game == "gonnect"  ? check_gonnect_proof(text)
-          : game == "konobi" ? check_proof(text)
-                             : check_any_proof(text);
+          : game == "konobi" ? check_proof(text, &parts)
+                             : check_any_proof(text, &parts);
       // The rules asked for must be the ones the file proves.
       if (c.ok && (!ko.empty() || !edges.empty()) && c.game != "gonnect")
         c.ok = false, c.message = "a " + c.game + " proof, but --ko and --edges ask for Gonnect";
@@ -59,8 +66,9 @@ int cmd_verify_proof(const Args& args) {
     if (c.ok) {
       std::cout << "OK    " << f << ": " << c.winner << " wins from " << c.start;
       if (c.game == "gonnect") std::cout << " (gonnect, ko " << c.ko << ", edges " << c.edges << ")";
-      std::cout << " (format " << c.version << ", " << c.entries << " strategy entries, " << c.positions
-                << " positions checked)\n";
+      std::cout << " (format " << c.version;
+      if (c.parts) std::cout << ", " << c.parts << " parts";
+      std::cout << ", " << c.entries << " strategy entries, " << c.positions << " positions checked)\n";
     } else {
       ++failures;
       std::cout << "FAIL  " << f << ": " << c.message << "\n";

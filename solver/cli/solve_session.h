@@ -446,9 +446,14 @@ class SolveSession {
       // No last checkpoint: the manager's would leave out the class whose
       // root it holds proven, and the results do not have it yet. The last
       // periodic one still holds its tree.
-      std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep)
-                << ": the replies' pieces built so far are in " << PieceFiles::folder_for(cfg_.checkpoint)
-                << "; --resume proves the class again from the checkpoint's tree and goes on from them\n";
+      if constexpr (kGonnect)
+        std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep)
+                  << ": the replies' pieces built so far are in " << PieceFiles::folder_for(cfg_.checkpoint)
+                  << "; --resume proves the class again from the checkpoint's tree and goes on from them\n";
+      else
+        std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep)
+                  << ": the parts written so far are in " << class_parts_folder(cut.rep)
+                  << "; --resume proves the class again from the checkpoint's tree and builds the rest\n";
     }
     // The classes still open keep their effort and root numbers on record.
     const auto view = manager_->view();
@@ -555,6 +560,7 @@ class SolveSession {
     int rep;
   };
 
+  // Gonnect (Konobi writes such a proof in parts: proof_in_parts).
   // A class root lost by its mover (White) needs the proof of every reply.
   // Where earlier runs proved replies whose pieces were never written, each
   // may take long to prove again: build them one by one, each kept on disk
@@ -742,8 +748,11 @@ class SolveSession {
     // the table holds most of what the proof needs, and the walk of the
     // replies' pieces would only double the proof's walk (9% of a 5x5
     // manager solve with proofs).
-    if (pieces_ && resumed_.count(rep) && Game::board(pos).to_move != winner)
+    if (pieces_ && resumed_.count(rep) && Game::board(pos).to_move != winner) {
+      if constexpr (!kGonnect)
+        if (!cfg_.proof_dir.empty()) return proof_in_parts(pos, winner, rep, searched);
       searched_for_pieces = build_reply_pieces(pos, winner, rep);
+    }
     std::unique_ptr<KeySet> visited = key_sets_.take();
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();  // where the table forgot, the store may still know
@@ -758,17 +767,117 @@ class SolveSession {
       if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
       else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
       size = proof.entries.size();
-      write_file_atomically(
-          cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz",
-          compress_xz(proof.to_text()));
-      if (pieces_) {  // the proof holds what they held
-        piece_entries_ -= pieces_->pieces(point_name(n_, rep)).size();
-        pieces_->remove(point_name(n_, rep));
-      }
+      write_file_atomically(class_proof_path(rep), compress_xz(proof.to_text()));
+      std::error_code ec;  // parts of an earlier proof of this class, now stale
+      std::filesystem::remove_all(class_parts_folder(rep), ec);
+      drop_pieces(rep);
     }
     *searched = searched_for_pieces + builder.searched();
     key_sets_.give_back(std::move(visited));
     return size;
+  }
+
+  std::string class_proof_path(int rep) const {
+    return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz";
+  }
+  // A proof in parts keeps them here, beside its file (konobi-6x6-c3.parts/).
+  std::string class_parts_folder(int rep) const {
+    return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".parts";
+  }
+
+  // Once the class's proof is written, it holds what its pieces held.
+  void drop_pieces(int rep) {
+    if (!pieces_) return;
+    piece_entries_ -= pieces_->pieces(point_name(n_, rep)).size();
+    pieces_->remove(point_name(n_, rep));
+  }
+
+  // The proof of a class carried over from earlier runs whose root its
+  // mover loses, in parts (format 3, docs/PROOFS.md): one format-2 proof
+  // per reply in `<class file>.parts/`, each written as soon as it is
+  // built, then the class file naming them. Earlier runs proved the replies
+  // with tables that are gone, so their proofs are proven again here, which
+  // on 6x6 c3 takes hours and, as one proof, more memory than the machine
+  // has. In parts, a stop (Ctrl-C, the memory guard, kill -9) loses only
+  // the part being built: the next run keeps every part on disk that is
+  // whole and builds the rest; and the builder holds one reply's strategy
+  // at a time.
+  uint64_t proof_in_parts(const State& root, Color winner, int rep, uint64_t* searched) {
+    const std::string point = point_name(n_, rep), file = class_proof_path(rep);
+    const std::filesystem::path folder = class_parts_folder(rep);
+    const std::string folder_name = folder.filename().string();
+    std::filesystem::create_directories(folder);
+    std::vector<Move> replies;
+    Rules::placements(root).for_each([&](int m) { replies.push_back(Move(m)); });
+    if (replies.empty()) replies.push_back(kPass);
+    Proof index;
+    index.format = "konobi-proof 3";
+    index.fields = {{"size", std::to_string(n_)},
+                    {"start", format_position(to_text(root))},
+                    {"winner", winner == Black ? "black" : "white"}};
+    DfpnOptions opt = cfg_.dfpn;
+    opt.store = store_.get();
+    uint64_t entries = 0;
+    int kept = 0, built = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (Move m : replies) {
+      const State child = Game::child(root, m);
+      const std::string name = move_name(n_, m) + ".proof.xz", path = (folder / name).string();
+      index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + name);
+      if (const auto whole = whole_part(path, child, winner)) {
+        entries += *whole;
+        ++kept;
+        continue;
+      }
+      if (stop_requested().load()) throw ProofCutShort{rep};
+      std::unique_ptr<KeySet> visited = key_sets_.take();
+      struct GiveBack {
+        KeySetPool& pool;
+        std::unique_ptr<KeySet>& set;
+        ~GiveBack() { pool.give_back(std::move(set)); }
+      } give_back{key_sets_, visited};
+      ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+      builder.set_threads(proof_threads());
+      builder.use_pieces(&pieces_->pieces(point), false);
+      builder.set_stop(&stop_requested());
+      Proof part;
+      try {
+        part = builder.build(child, winner, KonobiProofFormat::Moves);
+      } catch (const BuildStopped&) {
+        *searched += builder.searched();
+        throw ProofCutShort{rep};
+      }
+      *searched += builder.searched();
+      entries += part.entries.size();
+      write_file_atomically(path, compress_xz(part.to_text()));
+      ++built;
+      if (!cfg_.quiet)
+        std::cerr << "proof of " << point << ": part " << move_name(n_, m) << " written (" << kept + built
+                  << " of " << replies.size() << ", " << part.entries.size() << " entries; " << std::fixed
+                  << std::setprecision(0)
+                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s, "
+                  << builder.searched() << " nodes to prove again what the table lost)\n";
+    }
+    write_file_atomically(file, compress_xz(index.to_text()));
+    drop_pieces(rep);
+    return entries;
+  }
+
+  // The entries of the part at `path` when it is a whole format-2 proof
+  // that `winner` wins `child` (the checker's verdict is verify-proof's;
+  // this only tells a part a stopped run finished from one it did not).
+  std::optional<uint64_t> whole_part(const std::string& path, const State& child, Color winner) const {
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    try {
+      const std::string text = read_maybe_compressed(path);
+      ProofReader in(text, {"konobi-proof 2"}, "a konobi proof file", {"size", "start", "winner"});
+      if (in.field("size") != std::to_string(n_) || in.field("start") != format_position(to_text(child)) ||
+          in.field("winner") != (winner == Black ? "black" : "white"))
+        return std::nullopt;
+      while (in.next()) {}
+      in.finish();
+      return in.count();
+    } catch (const std::exception&) { return std::nullopt; }
   }
 
   // --- save and finish -------------------------------------------------------

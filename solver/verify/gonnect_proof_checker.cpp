@@ -190,9 +190,9 @@ ProofCheck check_gonnect_proof(const std::string& text) {
   return out;
 }
 
-ProofCheck check_any_proof(const std::string& text) {
+ProofCheck check_any_proof(const std::string& text, const ProofParts* parts) {
   if (proof_format_of(text) == "gonnect-proof 1") return check_gonnect_proof(text);
-  return check_proof(text);
+  return check_proof(text, parts);
 }
 
 }  // namespace konobi

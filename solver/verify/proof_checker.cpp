@@ -1,6 +1,7 @@
 #include "proof_checker.h"
 
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -137,19 +138,112 @@ class Checker {
   std::vector<std::string> path_;
 };
 
-}  // namespace
+// Parts within parts are allowed this deep (a class split at its replies
+// is one level; two levels split at the replies' replies).
+constexpr int kMaxPartDepth = 4;
 
-ProofCheck check_proof(const std::string& text) {
+ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const std::string& folder,
+                        int depth);
+
+// A part's name: a path relative to the file naming it, inside its folder.
+bool plain_relative_path(const std::string& path) {
+  if (path.empty() || path[0] == '/' || path.find('\\') != std::string::npos) return false;
+  size_t from = 0;
+  while (from <= path.size()) {
+    size_t to = path.find('/', from);
+    if (to == std::string::npos) to = path.size();
+    const std::string part = path.substr(from, to - from);
+    if (part.empty() || part == "." || part == "..") return false;
+    from = to + 1;
+  }
+  return true;
+}
+
+// Format 3: at `start`, each entry a move and the file proving the position
+// after it. The winner to move names one move; the loser to move, every
+// legal reply once (or `pass` when it has none), none of them winning.
+void check_parts(ProofReader& in, const RefBoard& start, char winner, const ProofParts* parts,
+                 const std::string& folder, int depth, ProofCheck& out) {
+  if (!parts)
+    throw Failure{
+        "a proof in parts (format 3) is checked from its file, beside the parts it names "
+        "(konobi verify-proof FILE)"};
+  if (depth >= kMaxPartDepth)
+    throw Failure{"parts nested more than " + std::to_string(kMaxPartDepth) + " deep"};
+  const std::vector<int> legal = ref_legal(start);
+  std::vector<std::string> wanted;  // the moves the entries must name, in any order
+  if (start.to_move != winner && !legal.empty())
+    for (int p : legal) wanted.push_back(ref_point_name(start.n, p));
+  std::set<std::string> named;
+  try {
+    while (const auto e = in.next()) {
+      const std::string line(*e);
+      const std::string where = "line " + std::to_string(in.line()) + ": ";
+      const size_t cut = line.find(' ');
+      if (cut == std::string::npos) throw Failure{where + "expected a move and the file of its part"};
+      const std::string move = line.substr(0, cut), path = line.substr(cut + 1);
+      if (!plain_relative_path(path))
+        throw Failure{where + "'" + path +
+                      "': a part is named by a path relative to this file, without '..'"};
+      if (!named.insert(move).second) throw Failure{where + "a second part for " + move};
+      RefBoard next = start;
+      if (move == "pass") {
+        if (!legal.empty()) throw Failure{where + "a pass, but the side to move has legal placements"};
+      } else {
+        int p = -1;
+        try {
+          p = ref_parse_point(start.n, move);
+        } catch (const std::exception&) { throw Failure{where + "'" + move + "' is not a point"}; }
+        if (!ref_is_legal(start, p)) throw Failure{where + "the move " + move + " is illegal"};
+        next.cell[p] = start.to_move;
+        if (start.to_move != winner && ref_has_winning_chain(next, start.to_move))
+          throw Failure{where + "the loser wins at once by " + move};
+      }
+      next.to_move = ref_other(start.to_move);
+      std::string part_text;
+      try {
+        part_text = parts->read(folder + path);
+      } catch (const std::exception& e) { throw Failure{where + "part " + path + ": " + e.what()}; }
+      const size_t slash = path.rfind('/');
+      const ProofCheck c =
+          check_konobi(part_text, parts,
+                       folder + (slash == std::string::npos ? "" : path.substr(0, slash + 1)), depth + 1);
+      if (!c.ok) throw Failure{where + "part " + path + " fails: " + c.message};
+      if (ref_to_string(ref_from_string(c.start)) != ref_to_string(next))  // c.start parsed in its check
+        throw Failure{where + "part " + path + " proves " + c.start + ", not the position after " + move +
+                      ", " + ref_to_string(next)};
+      if (c.winner != out.winner) throw Failure{where + "part " + path + " proves a win for " + c.winner};
+      out.entries += c.entries;
+      out.positions += c.positions;
+      ++out.parts;
+    }
+    in.finish();
+  } catch (const ProofFormatError& e) { throw Failure{e.what()}; }
+  if (start.to_move == winner) {
+    if (named.size() != 1) throw Failure{"the winner moves at the start: a proof in parts names one move"};
+  } else if (legal.empty()) {
+    if (!named.count("pass"))
+      throw Failure{"the loser can only pass at the start, and no part follows the pass"};
+  } else {
+    for (const std::string& m : wanted)
+      if (!named.count(m)) throw Failure{"no part for the loser's reply " + m};
+  }
+  ++out.positions;  // the start
+}
+
+ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const std::string& folder,
+                        int depth) {
   ProofCheck out;
   out.game = "konobi";
   try {
     std::optional<ProofReader> in;
     try {
-      in.emplace(text, std::vector<std::string>{"konobi-proof 1", "konobi-proof 2"}, "a konobi proof file",
-                 std::vector<std::string>{"size", "start", "winner"});
+      in.emplace(text, std::vector<std::string>{"konobi-proof 1", "konobi-proof 2", "konobi-proof 3"},
+                 "a konobi proof file", std::vector<std::string>{"size", "start", "winner"});
     } catch (const ProofFormatError& e) { throw Failure{e.what()}; }
     const bool stream = in->format() == "konobi-proof 2";
-    out.version = stream ? 2 : 1;
+    const bool in_parts = in->format() == "konobi-proof 3";
+    out.version = in_parts ? 3 : stream ? 2 : 1;
     const std::string& size = in->field("size");
     out.start = in->field("start");
     out.winner = in->field("winner");
@@ -165,6 +259,14 @@ ProofCheck check_proof(const std::string& text) {
       if (ref_has_winning_chain(start, side))
         throw Failure{"the start position is already won by " + std::string(side == 'B' ? "black" : "white") +
                       ": a proof starts from a game still in play"};
+    const char winner = out.winner == "black" ? 'B' : 'W';
+    if (in_parts) {
+      check_parts(*in, start, winner, parts, folder, depth, out);
+      out.ok = true;
+      out.message = "the proof holds: " + out.winner + " wins from " + out.start + " (in " +
+                    std::to_string(out.parts) + " parts)";
+      return out;
+    }
     std::unordered_map<std::string, std::string> moves;
     try {
       if (!stream) {
@@ -183,7 +285,6 @@ ProofCheck check_proof(const std::string& text) {
       }
     } catch (const ProofFormatError& e) { throw Failure{e.what()}; }
     out.entries = in->count();
-    const char winner = out.winner == "black" ? 'B' : 'W';
     Checker checker(winner, out, stream ? nullptr : &moves, stream ? &*in : nullptr);
     if (start.to_move == winner) checker.winner_node(start);
     else checker.loser_node(start);
@@ -204,6 +305,12 @@ ProofCheck check_proof(const std::string& text) {
     out.message = f.what;
   }
   return out;
+}
+
+}  // namespace
+
+ProofCheck check_proof(const std::string& text, const ProofParts* parts) {
+  return check_konobi(text, parts, "", 0);
 }
 
 }  // namespace konobi

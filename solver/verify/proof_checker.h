@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace konobi {
@@ -20,16 +21,26 @@ struct ProofCheck {
   // which are counted each time they are met (they are not remembered).
   uint64_t positions = 0;
   uint64_t entries = 0;
-  int version = 1;  // the format's version (docs/PROOFS.md)
+  int version = 1;     // the format's version (docs/PROOFS.md)
+  uint64_t parts = 0;  // format 3: the parts it names
+};
+
+// How a proof in parts (format 3) reaches its parts: `read` gives the text
+// of a part named by its path relative to the file that names it (the
+// checker refuses absolute paths and `..`); it throws on a missing or
+// unreadable file. verify-proof reads them from the proof's own folder.
+struct ProofParts {
+  std::function<std::string(const std::string& path)> read;
 };
 
 // Never throws on bad input: a malformed or truncated file is a failed check.
-// check_proof: a Konobi proof ("konobi-proof 1" or "konobi-proof 2").
-ProofCheck check_proof(const std::string& text);
+// check_proof: a Konobi proof ("konobi-proof 1", 2 or 3). Format 3 names
+// other files, so it holds only with `parts` to read them by.
+ProofCheck check_proof(const std::string& text, const ProofParts* parts = nullptr);
 // A Gonnect proof ("gonnect-proof 1"), replayed with the full history of
 // earlier boards for ko and superko.
 ProofCheck check_gonnect_proof(const std::string& text);
 // Either, chosen by the file's first line.
-ProofCheck check_any_proof(const std::string& text);
+ProofCheck check_any_proof(const std::string& text, const ProofParts* parts = nullptr);
 
 }  // namespace konobi
