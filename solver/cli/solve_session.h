@@ -121,6 +121,21 @@ std::vector<int> chosen_classes(const Geometry<W>& g, const std::vector<int>& po
 // since clearing a set beats faulting in fresh pages.
 class KeySetPool {
  public:
+  // A set on loan, given back when the lease ends (by an exception too).
+  class Lease {
+   public:
+    explicit Lease(KeySetPool& pool) : pool_(pool), set_(pool.take()) {}
+    ~Lease() { pool_.give_back(std::move(set_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    KeySet* get() const { return set_.get(); }
+
+   private:
+    KeySetPool& pool_;
+    std::unique_ptr<KeySet> set_;
+  };
+
+ private:
   std::unique_ptr<KeySet> take() {
     std::lock_guard lock(mutex_);
     if (idle_.empty()) return std::make_unique<KeySet>();
@@ -133,7 +148,6 @@ class KeySetPool {
     idle_.push_back(std::move(set));
   }
 
- private:
   std::mutex mutex_;
   std::vector<std::unique_ptr<KeySet>> idle_;
 };
@@ -530,12 +544,7 @@ class SolveSession {
   uint64_t add_piece(int rep, const State& pos, Color winner, const std::vector<Move>& path,
                      uint64_t search_limit = 0, const std::atomic<bool>* stop = nullptr) {
     const std::string point = point_name(n_, rep);
-    std::unique_ptr<KeySet> visited = key_sets_.take();
-    struct GiveBack {
-      KeySetPool& pool;
-      std::unique_ptr<KeySet>& set;
-      ~GiveBack() { pool.give_back(std::move(set)); }
-    } give_back{key_sets_, visited};
+    const KeySetPool::Lease visited(key_sets_);
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
@@ -753,7 +762,7 @@ class SolveSession {
         if (!cfg_.proof_dir.empty()) return proof_in_parts(pos, winner, rep, searched);
       searched_for_pieces = build_reply_pieces(pos, winner, rep);
     }
-    std::unique_ptr<KeySet> visited = key_sets_.take();
+    const KeySetPool::Lease visited(key_sets_);
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();  // where the table forgot, the store may still know
     ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
@@ -773,7 +782,6 @@ class SolveSession {
       drop_pieces(rep);
     }
     *searched = searched_for_pieces + builder.searched();
-    key_sets_.give_back(std::move(visited));
     return size;
   }
 
@@ -830,12 +838,7 @@ class SolveSession {
         continue;
       }
       if (stop_requested().load()) throw ProofCutShort{rep};
-      std::unique_ptr<KeySet> visited = key_sets_.take();
-      struct GiveBack {
-        KeySetPool& pool;
-        std::unique_ptr<KeySet>& set;
-        ~GiveBack() { pool.give_back(std::move(set)); }
-      } give_back{key_sets_, visited};
+      const KeySetPool::Lease visited(key_sets_);
       ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
       builder.set_threads(proof_threads());
       builder.use_pieces(&pieces_->pieces(point), false);
