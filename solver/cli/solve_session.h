@@ -638,6 +638,19 @@ class SolveSession {
 
   std::string manager_progress_line() const {
     const double secs = elapsed();
+    {
+      // At a class's end the manager's numbers stand still (its search
+      // waits for the proof), and a fitted estimate of them would mislead.
+      std::lock_guard lock(proof_status_mutex_);
+      if (proof_status_) {
+        std::ostringstream s;
+        s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load()
+          << "/" << classes_.size() << " classes proven | " << proof_status_->what << ", for "
+          << std::chrono::duration<double>(std::chrono::steady_clock::now() - proof_status_->since).count()
+          << " s | mem " << human_bytes(double(resident_bytes()));
+        return s.str();
+      }
+    }
     const auto v = manager_->view();
     std::ostringstream s;
     s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load() << "/"
@@ -838,6 +851,9 @@ class SolveSession {
         continue;
       }
       if (stop_requested().load()) throw ProofCutShort{rep};
+      const ProofStatusLine status(*this, "building the proof of " + point + ": part " + move_name(n_, m) +
+                                              " (" + std::to_string(kept + built + 1) + " of " +
+                                              std::to_string(replies.size()) + ")");
       const KeySetPool::Lease visited(key_sets_);
       ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
       builder.set_threads(proof_threads());
@@ -865,6 +881,31 @@ class SolveSession {
     drop_pieces(rep);
     return entries;
   }
+
+  // What the progress line says while a proof is built (manager_progress_line).
+  struct ProofStatus {
+    std::string what;
+    std::chrono::steady_clock::time_point since;
+  };
+  mutable std::mutex proof_status_mutex_;
+  std::optional<ProofStatus> proof_status_;
+  // Sets it for a scope.
+  class ProofStatusLine {
+   public:
+    ProofStatusLine(SolveSession& s, std::string what) : s_(s) {
+      std::lock_guard lock(s_.proof_status_mutex_);
+      s_.proof_status_ = ProofStatus{std::move(what), std::chrono::steady_clock::now()};
+    }
+    ~ProofStatusLine() {
+      std::lock_guard lock(s_.proof_status_mutex_);
+      s_.proof_status_.reset();
+    }
+    ProofStatusLine(const ProofStatusLine&) = delete;
+    ProofStatusLine& operator=(const ProofStatusLine&) = delete;
+
+   private:
+    SolveSession& s_;
+  };
 
   // The entries of the part at `path` when it is a whole format-2 proof
   // that `winner` wins `child` (the checker's verdict is verify-proof's;
