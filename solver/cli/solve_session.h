@@ -460,14 +460,11 @@ class SolveSession {
       // No last checkpoint: the manager's would leave out the class whose
       // root it holds proven, and the results do not have it yet. The last
       // periodic one still holds its tree.
-      if constexpr (kGonnect)
-        std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep)
-                  << ": the replies' pieces built so far are in " << PieceFiles::folder_for(cfg_.checkpoint)
-                  << "; --resume proves the class again from the checkpoint's tree and goes on from them\n";
-      else
-        std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep)
-                  << ": the parts written so far are in " << class_parts_folder(cut.rep)
-                  << "; --resume proves the class again from the checkpoint's tree and builds the rest\n";
+      std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep) << ": the "
+                << (kGonnect
+                        ? "replies' pieces built so far are in " + PieceFiles::folder_for(cfg_.checkpoint)
+                        : "parts written so far are in " + class_parts_folder(cut.rep))
+                << "; --resume proves the class again from the checkpoint's tree and goes on from them\n";
     }
     // The classes still open keep their effort and root numbers on record.
     const auto view = manager_->view();
@@ -638,24 +635,23 @@ class SolveSession {
 
   std::string manager_progress_line() const {
     const double secs = elapsed();
+    std::ostringstream s;
+    s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load() << "/"
+      << classes_.size() << " classes proven | ";
     {
       // At a class's end the manager's numbers stand still (its search
       // waits for the proof), and a fitted estimate of them would mislead.
       std::lock_guard lock(proof_status_mutex_);
       if (proof_status_) {
-        std::ostringstream s;
-        s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load()
-          << "/" << classes_.size() << " classes proven | " << proof_status_->what << ", for "
+        s << proof_status_->what << ", for "
           << std::chrono::duration<double>(std::chrono::steady_clock::now() - proof_status_->since).count()
           << " s | mem " << human_bytes(double(resident_bytes()));
         return s.str();
       }
     }
     const auto v = manager_->view();
-    std::ostringstream s;
-    s << "[" << nxn(n_) << " " << std::fixed << std::setprecision(0) << secs << "s] " << proven_.load() << "/"
-      << classes_.size() << " classes proven | jobs " << v.jobs_done << " (" << std::setprecision(1)
-      << v.jobs_done / std::max(secs / 60, 1e-9) << "/min), " << v.in_flight << "/" << v.slots << " running";
+    s << "jobs " << v.jobs_done << " (" << std::setprecision(1) << v.jobs_done / std::max(secs / 60, 1e-9)
+      << "/min), " << v.in_flight << "/" << v.slots << " running";
     const bool sample = secs - last_trend_sample_ >= 30;
     if (sample) last_trend_sample_ = secs;
     for (const auto& c : v.classes) {
@@ -798,12 +794,12 @@ class SolveSession {
     return size;
   }
 
-  std::string class_proof_path(int rep) const {
-    return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".proof.xz";
-  }
-  // A proof in parts keeps them here, beside its file (konobi-6x6-c3.parts/).
-  std::string class_parts_folder(int rep) const {
-    return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep) + ".parts";
+  // The class's proof file, and beside it the folder of a proof in parts
+  // (konobi-6x6-c3.proof.xz, konobi-6x6-c3.parts/).
+  std::string class_proof_path(int rep) const { return class_proof_stem(rep) + ".proof.xz"; }
+  std::string class_parts_folder(int rep) const { return class_proof_stem(rep) + ".parts"; }
+  std::string class_proof_stem(int rep) const {
+    return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep);
   }
 
   // Once the class's proof is written, it holds what its pieces held.
