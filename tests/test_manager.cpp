@@ -123,3 +123,58 @@ TEST_CASE("a manager stopped half-way carries on from its checkpoint on a fresh 
   REQUIRE(second.size() == roots.roots.size());
   for (size_t i = 0; i < roots.roots.size(); ++i) CHECK(second.at(int(i)) == expected[i]);
 }
+
+TEST_CASE(
+    "a class whose proof is cut short stays in the checkpoint as its proven root, and is not searched again",
+    "[jobs]") {
+  // One opening whose value alpha-beta knows; the caller's proof (on_proven)
+  // is stopped by an exception, as Ctrl-C stops a proof in parts.
+  Roots roots{{opening_classes4()[0]}};
+  const bool expected = konobi::AlphaBeta<1>(16).wins(roots.roots[0]);
+  struct Stopped {};
+  konobi::Checkpoint last;
+  {
+    konobi::TranspositionTable tt(16);
+    Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+    konobi::ManagerOptions mo;
+    mo.job_nodes = 100;
+    mo.checkpoint_every = 1e9;
+    Manager manager(
+        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(4));
+    manager.add_class(0);
+    CHECK_THROWS_AS(manager.run(
+                        nullptr, [&](int, bool, const konobi::ClassTotals&) { throw Stopped{}; },
+                        [&](const konobi::Checkpoint& c) { last = c; }),
+                    Stopped);
+  }
+  REQUIRE(last.classes.size() == 1);
+  const auto& saved = last.classes[0];
+  CHECK(saved.nodes > 0);  // the effort stays on record
+  REQUIRE(saved.nodes_list.size() == 1);
+  CHECK(saved.nodes_list[0].path.empty());
+  CHECK(saved.nodes_list[0].value ==
+        (expected ? konobi::CheckpointNode::Value::MoverWins : konobi::CheckpointNode::Value::MoverLoses));
+  // Through the file's text, as the next run reads it.
+  const konobi::Checkpoint read = konobi::Checkpoint::from_text(last.to_text(), "test");
+  konobi::TranspositionTable fresh(16);
+  Pool pool(fresh, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  Manager manager(
+      pool, &fresh, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(4));
+  manager.add_class(0, &read.classes[0]);
+  int announced = 0;
+  konobi::Checkpoint at_end;
+  manager.run(
+      nullptr,
+      [&](int id, bool wins, const konobi::ClassTotals& t) {
+        ++announced;
+        CHECK(id == 0);
+        CHECK(wins == expected);
+        CHECK(t.nodes == saved.nodes);  // no job ran
+      },
+      [&](const konobi::Checkpoint& c) { at_end = c; });
+  CHECK(announced == 1);
+  CHECK(pool.nodes() == 0);
+  CHECK(at_end.classes.empty());  // proven and its proof built: nothing left to carry
+}

@@ -40,8 +40,13 @@ BothFormats build_both(const Pos& pos) {
   konobi::ProofBuilder<1>(tt, opt).build(pos, winner);
   konobi::ProofBuilder<1> one(tt, opt), two(tt, opt);
   BothFormats out;
-  out.positions = one.build(pos, winner).to_text();
-  out.moves = two.build(pos, winner, konobi::KonobiProofFormat::Moves).to_text();
+  const konobi::Proof p1 = one.build(pos, winner),
+                      p2 = two.build(pos, winner, konobi::KonobiProofFormat::Moves);
+  // Format 2 holds its entries packed, one entry per format-1 line.
+  CHECK(p2.entries.empty());
+  CHECK(p2.entry_count() == p1.entries.size());
+  out.positions = p1.to_text();
+  out.moves = p2.to_text();
   REQUIRE(one.searched() == 0);
   REQUIRE(two.searched() == 0);
   return out;
@@ -659,7 +664,7 @@ struct PartsOnDisk {
       child.place(m);
       const konobi::Proof p = konobi::ProofBuilder<1>(solved.tt, solved.opt)
                                   .build(child, winner, konobi::KonobiProofFormat::Moves);
-      entries += p.entries.size();
+      entries += p.entry_count();
       const std::string name = "parts/" + konobi::point_name(4, m) + ".proof";
       write(name, p.to_text());
       lines.push_back(konobi::point_name(4, m) + " " + name);

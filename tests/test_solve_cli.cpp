@@ -507,6 +507,8 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   require_no_crash(third, true);
   INFO("stderr (third): " << third.err);
   REQUIRE(third.status == 0);
+  // The parts on disk say the root was proven: it is not searched again.
+  CHECK_THAT(third.err, Contains("a2: an earlier run proved its root and began its proof in parts"));
   CHECK_THAT(third.err, Contains("part b4 written (") && Contains("part c3 written ("));
   CHECK_THAT(third.err, !Contains("part a1 written") && !Contains("part e5 written"));
   const Run again = run_konobi({"verify-proof", file});

@@ -444,6 +444,16 @@ class SolveSession {
         for (const CheckpointClass& c : saved_->classes)
           if (c.opening == rep) from = &c;
       if (from) resumed_.insert(rep);
+      std::optional<CheckpointClass> begun;
+      if constexpr (!kGonnect)
+        if (from && !from->nodes_list.empty() && from->nodes_list[0].value == CheckpointNode::Value::Open &&
+            parts_begun(rep)) {
+          from = &(begun = root_alone(*from, CheckpointNode::Value::MoverLoses)).value();
+          if (!cfg_.quiet)
+            std::cerr << point_name(n_, rep)
+                      << ": an earlier run proved its root and began its proof in parts ("
+                      << class_parts_folder(rep) << "); going on with the parts\n";
+        }
       try {
         manager_->add_class(rep, from);
       } catch (const std::exception& e) { throw std::runtime_error(cfg_.checkpoint + ": " + e.what()); }
@@ -784,7 +794,7 @@ class SolveSession {
       Proof proof;
       if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
       else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
-      size = proof.entries.size();
+      size = proof.entry_count();
       write_file_atomically(class_proof_path(rep), compress_xz(proof.to_text()));
       std::error_code ec;  // parts of an earlier proof of this class, now stale
       std::filesystem::remove_all(class_parts_folder(rep), ec);
@@ -813,12 +823,18 @@ class SolveSession {
   // mover loses, in parts (format 3, docs/PROOFS.md): one format-2 proof
   // per reply in `<class file>.parts/`, each written as soon as it is
   // built, then the class file naming them. Earlier runs proved the replies
-  // with tables that are gone, so their proofs are proven again here, which
-  // on 6x6 c3 takes hours and, as one proof, more memory than the machine
-  // has. In parts, a stop (Ctrl-C, the memory guard, kill -9) loses only
-  // the part being built: the next run keeps every part on disk that is
-  // whole and builds the rest; and the builder holds one reply's strategy
-  // at a time.
+  // with tables that are gone, so each is proven again here, which on 6x6
+  // c3 takes hours and, as one proof, more memory than the machine has. In
+  // parts, a stop (Ctrl-C, the memory guard, kill -9) loses only the part
+  // in hand: the next run keeps every part on disk that is whole and builds
+  // the rest; and the builder holds one reply's strategy at a time.
+  //
+  // The replies go in rounds, easiest first: each round proves every part
+  // still missing within a node budget (kFirstPartBudget, four times more
+  // each round) and builds those it proved, so that the parts a run can
+  // finish are on disk before it spends hours on the hardest. Work a round
+  // gives up on stays in the table for the next.
+  static constexpr uint64_t kFirstPartBudget = uint64_t(16) << 20;
   uint64_t proof_in_parts(const State& root, Color winner, int rep, uint64_t* searched) {
     const std::string point = point_name(n_, rep), file = class_proof_path(rep);
     const std::filesystem::path folder = class_parts_folder(rep);
@@ -832,50 +848,127 @@ class SolveSession {
     index.fields = {{"size", std::to_string(n_)},
                     {"start", format_position(to_text(root))},
                     {"winner", winner == Black ? "black" : "white"}};
+    const auto part_path = [&](Move m) { return (folder / (move_name(n_, m) + ".proof.xz")).string(); };
+    uint64_t entries = 0;
+    int written = 0;
+    std::vector<Move> missing;
+    for (Move m : replies) {
+      index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + move_name(n_, m) + ".proof.xz");
+      if (const auto whole = whole_part(part_path(m), Game::child(root, m), winner)) {
+        entries += *whole;
+        ++written;
+      } else {
+        missing.push_back(m);
+      }
+    }
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
-    uint64_t entries = 0;
-    int kept = 0, built = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    for (Move m : replies) {
-      const State child = Game::child(root, m);
-      const std::string name = move_name(n_, m) + ".proof.xz", path = (folder / name).string();
-      index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + name);
-      if (const auto whole = whole_part(path, child, winner)) {
-        entries += *whole;
-        ++kept;
-        continue;
-      }
-      if (stop_requested().load()) throw ProofCutShort{rep};
-      const ProofStatusLine status(*this, "building the proof of " + point + ": part " + move_name(n_, m) +
-                                              " (" + std::to_string(kept + built + 1) + " of " +
-                                              std::to_string(replies.size()) + ")");
-      const KeySetPool::Lease visited(key_sets_);
-      ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
-      builder.set_threads(proof_threads());
-      builder.use_pieces(&pieces_->pieces(point), false);
-      builder.set_stop(&stop_requested());
-      Proof part;
-      try {
-        part = builder.build(child, winner, KonobiProofFormat::Moves);
-      } catch (const BuildStopped&) {
+    for (uint64_t budget = kFirstPartBudget; !missing.empty(); budget *= 4) {
+      std::vector<Move> open;
+      for (Move m : missing) {
+        if (stop_requested().load()) throw ProofCutShort{rep};
+        const State child = Game::child(root, m);
+        const std::string part = "part " + move_name(n_, m) + " (" + std::to_string(written + 1) + " of " +
+                                 std::to_string(replies.size()) + ")";
+        {
+          const ProofStatusLine status(
+              *this, "proving " + point + "'s " + part + " within " + human_count(double(budget)) + " nodes");
+          if (!prove_on_table(child, winner, budget, rep, searched)) {
+            open.push_back(m);
+            continue;
+          }
+        }
+        const ProofStatusLine status(*this, "building the proof of " + point + ": " + part);
+        const KeySetPool::Lease visited(key_sets_);
+        ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+        builder.set_threads(proof_threads());
+        builder.use_pieces(&pieces_->pieces(point), false);
+        builder.set_stop(&stop_requested());
+        Proof proof;
+        try {
+          proof = builder.build(child, winner, KonobiProofFormat::Moves);
+        } catch (const BuildStopped&) {
+          *searched += builder.searched();
+          throw ProofCutShort{rep};
+        }
         *searched += builder.searched();
-        throw ProofCutShort{rep};
+        entries += proof.entry_count();
+        write_file_atomically(part_path(m), compress_xz(proof.to_text()));
+        ++written;
+        if (!cfg_.quiet)
+          std::cerr << "proof of " << point << ": part " << move_name(n_, m) << " written (" << written
+                    << " of " << replies.size() << ", " << proof.entry_count() << " entries; " << std::fixed
+                    << std::setprecision(0)
+                    << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s, "
+                    << builder.searched() << " nodes to prove again what the table lost)\n";
       }
-      *searched += builder.searched();
-      entries += part.entries.size();
-      write_file_atomically(path, compress_xz(part.to_text()));
-      ++built;
-      if (!cfg_.quiet)
-        std::cerr << "proof of " << point << ": part " << move_name(n_, m) << " written (" << kept + built
-                  << " of " << replies.size() << ", " << part.entries.size() << " entries; " << std::fixed
-                  << std::setprecision(0)
-                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s, "
-                  << builder.searched() << " nodes to prove again what the table lost)\n";
+      missing = std::move(open);
     }
     write_file_atomically(file, compress_xz(index.to_text()));
     drop_pieces(rep);
     return entries;
+  }
+
+  // Proves pos on the table with the proof threads, unless the table holds
+  // it proven already: true once `winner` wins it, false when `budget`
+  // nodes (0: no limit) ran out first. A stop throws ProofCutShort; a
+  // position the other side wins throws, as a proof of it cannot be built.
+  bool prove_on_table(const State& pos, Color winner, uint64_t budget, int rep, uint64_t* searched) {
+    const bool mover_should_win = Game::board(pos).to_move == winner;
+    const auto f = tt_->probe(Game::key(pos, cfg_.dfpn.symmetry));
+    bool settled = f.hit && (f.pn == 0 || f.dn == 0), mover_wins = f.hit && f.pn == 0;
+    if (!settled) {
+      DfpnOptions o = cfg_.dfpn;
+      o.store = store_.get();
+      if (budget) o.max_nodes = std::max<uint64_t>(1, budget / uint64_t(proof_threads()));
+      std::atomic<uint64_t> running{0};
+      try {
+        const SolveOutcome out =
+            solve_game_position<Game, W>(pos, *tt_, o, proof_threads(), &stop_requested(), &running);
+        *searched += out.nodes;
+        mover_wins = out.mover_wins;
+      } catch (const SearchStopped&) {
+        *searched += running.load();
+        if (stop_requested().load()) throw ProofCutShort{rep};
+        return false;
+      }
+    }
+    if (mover_wins != mover_should_win)
+      throw std::runtime_error("the position " + format_position(to_text(pos)) + " is won by " +
+                               color_name(other(winner)) + ", not by " + color_name(winner) +
+                               " as the proof of " + point_name(n_, rep) +
+                               " needs; if it came from a parts folder (" + class_parts_folder(rep) +
+                               "), remove the folder and run again");
+    return true;
+  }
+
+  // Whether class rep's parts folder holds a whole part: proof_in_parts
+  // writes them only once the class's root is proven lost for its mover,
+  // so an earlier run proved it (before checkpoints kept a proven root,
+  // which is how a proof in parts was first carried over). The claim costs
+  // nothing to trust: the class counts as proven only when every part is
+  // written, and each part is proven before it is.
+  bool parts_begun(int rep) const {
+    if (cfg_.proof_dir.empty() || !std::filesystem::is_directory(class_parts_folder(rep))) return false;
+    const State& root = root_of()(rep);
+    const Color winner = other(Game::board(root).to_move);
+    bool any = false;
+    Rules::placements(root).for_each([&](int m) {
+      if (!any)
+        any = whole_part(class_parts_folder(rep) + "/" + move_name(n_, Move(m)) + ".proof.xz",
+                         Game::child(root, Move(m)), winner)
+                  .has_value();
+    });
+    return any;
+  }
+
+  // A saved class reduced to its root, proven with `value`.
+  static CheckpointClass root_alone(const CheckpointClass& c, CheckpointNode::Value value) {
+    CheckpointClass r = c;
+    r.nodes_list.assign(1, CheckpointNode{});
+    r.nodes_list[0].value = value;
+    return r;
   }
 
   // What the progress line says while a proof is built (manager_progress_line).

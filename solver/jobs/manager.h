@@ -101,6 +101,7 @@ class JobManager {
   // Returns true when every class was proven.
   bool run(const std::atomic<bool>* stop, const OnProven& on_proven, const OnCheckpoint& on_checkpoint) {
     on_proven_ = &on_proven;
+    on_checkpoint_ = &on_checkpoint;
     for (size_t c = 0; c < trees_.size(); ++c) announce_if_proven(c);
     auto last = Clock::now();
     while (!halted(stop) && open_classes() > 0) {
@@ -117,17 +118,19 @@ class JobManager {
     while (in_flight_ > 0)
       if (auto r = pool_.next(std::chrono::milliseconds(200))) apply(*r);
     on_checkpoint(checkpoint());
+    on_proven_ = nullptr, on_checkpoint_ = nullptr;  // the caller's, alive only during run
     return open_classes() == 0;
   }
 
   // The trees of the open classes, parents before children, without the
-  // subtrees of proven nodes.
+  // subtrees of proven nodes; and the root alone of a class whose proof is
+  // being built.
   Checkpoint checkpoint() const {
     Checkpoint c = identity_;
     c.job_nodes = opt_.job_nodes;
     c.classes.clear();
     for (const Tree& t : trees_) {
-      if (t.nodes[0].value != Value::Open) continue;
+      if (t.nodes[0].value != Value::Open && !t.proof_pending) continue;
       CheckpointClass cc;
       cc.opening = t.opening;
       cc.jobs = t.totals.jobs, cc.nodes = t.totals.nodes, cc.seconds = t.totals.seconds;
@@ -200,6 +203,10 @@ class JobManager {
     ClassTotals totals;
     int in_flight = 0;
     bool announced = false;
+    // Its root is proven and the caller is building its proof: checkpoints
+    // keep it, as its root alone, so that a stop then does not cost the
+    // root's proof again (the next run goes straight to the proof).
+    bool proof_pending = false;
   };
   struct Flight {
     int tree, node;
@@ -460,7 +467,13 @@ class JobManager {
     Tree& t = trees_[k];
     if (t.announced || t.nodes[0].value == Value::Open) return t.announced;
     t.announced = true;
+    // The root's value on disk before the proof is built: a proof that
+    // takes hours may be stopped (if on_proven throws, the flag stays set
+    // and no later checkpoint drops the class).
+    t.proof_pending = true;
+    if (on_checkpoint_) (*on_checkpoint_)(checkpoint());
     if (on_proven_) (*on_proven_)(t.opening, t.nodes[0].value == Value::MoverWins, t.totals);
+    t.proof_pending = false;
     return true;
   }
 
@@ -551,6 +564,7 @@ class JobManager {
   std::vector<Tree> trees_;
   std::map<uint64_t, Flight> flights_;
   const OnProven* on_proven_ = nullptr;
+  const OnCheckpoint* on_checkpoint_ = nullptr;
   OnNodeProven on_node_proven_;
   bool restoring_ = false;  // restore() records the saved values: no pieces to build for them
   uint64_t last_id_ = 0, jobs_done_ = 0;

@@ -141,6 +141,7 @@ class ProofBuilder {
  private:
   Proof run(Proof& proof, const State& s, Color winner) {
     entries_ = &proof.entries;
+    proof_ = &proof;
     walk(s, winner);
     return std::move(proof);
   }
@@ -163,7 +164,11 @@ class ProofBuilder {
   void record(const State& s, Move m, std::string* key = nullptr) {
     ++count_;
     if (!entries_) return;
-    if (moves_only_) return entries_->push_back(move_name(Game::board(s).size(), m));
+    if (moves_only_) {
+      (proof_->packed += move_name(Game::board(s).size(), m)) += '\n';
+      ++proof_->packed_count;
+      return;
+    }
     std::string line = key ? std::move(*key) : entry_key(s);
     line += ' ';
     line += move_name(Game::board(s).size(), m);
@@ -432,6 +437,7 @@ class ProofBuilder {
   KeySet& seen_;                                 // Konobi only
   std::vector<std::string> path_;                // Gonnect: the game from the empty board
   std::vector<std::string>* entries_ = nullptr;  // null: count only
+  Proof* proof_ = nullptr;                       // format 2 packs its entries (ProofFile::packed)
   size_t count_ = 0;
   uint64_t searched_ = 0, limit_ = 0;
   int threads_ = 1;

@@ -10,12 +10,14 @@ std::string ProofFile::to_text() const {
   size_t bytes = format.size() + 64;
   for (const auto& [name, value] : fields) bytes += name.size() + value.size() + 2;
   for (const std::string& e : entries) bytes += e.size() + 1;
+  bytes += packed.size();
   std::string s;
   s.reserve(bytes);
   s += format + "\n";
   for (const auto& [name, value] : fields) s += name + " " + value + "\n";
-  s += "entries " + std::to_string(entries.size()) + "\n";
+  s += "entries " + std::to_string(entry_count()) + "\n";
   for (const std::string& e : entries) (s += e) += '\n';
+  s += packed;
   s += "end\n";
   return s;
 }
