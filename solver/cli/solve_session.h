@@ -864,6 +864,7 @@ class SolveSession {
     DfpnOptions opt = cfg_.dfpn;
     opt.store = store_.get();
     const auto t0 = std::chrono::steady_clock::now();
+    std::map<Move, uint64_t> proving;  // nodes each part's proof on the table took, over the rounds
     for (uint64_t budget = kFirstPartBudget; !missing.empty(); budget *= 4) {
       std::vector<Move> open;
       for (Move m : missing) {
@@ -874,7 +875,10 @@ class SolveSession {
         {
           const ProofStatusLine status(
               *this, "proving " + point + "'s " + part + " within " + human_count(double(budget)) + " nodes");
-          if (!prove_on_table(child, winner, budget, rep, searched)) {
+          const uint64_t before = *searched;
+          const bool proven = prove_on_table(child, winner, budget, rep, searched);
+          proving[m] += *searched - before;
+          if (!proven) {
             open.push_back(m);
             continue;
           }
@@ -900,9 +904,14 @@ class SolveSession {
           std::cerr << "proof of " << point << ": part " << move_name(n_, m) << " written (" << written
                     << " of " << replies.size() << ", " << proof.entry_count() << " entries; " << std::fixed
                     << std::setprecision(0)
-                    << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s, "
-                    << builder.searched() << " nodes to prove again what the table lost)\n";
+                    << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
+                    << " s in all; " << proving[m] << " nodes to prove it, " << builder.searched()
+                    << " to prove again what the table lost)\n";
       }
+      if (!open.empty() && !cfg_.quiet)
+        std::cerr << "proof of " << point << ": " << open.size() << " part" << (open.size() == 1 ? "" : "s")
+                  << " not proven within " << human_count(double(budget)) << " nodes; next round "
+                  << human_count(double(budget * 4)) << "\n";
       missing = std::move(open);
     }
     write_file_atomically(file, compress_xz(index.to_text()));
