@@ -653,9 +653,15 @@ class SolveSession {
       // waits for the proof), and a fitted estimate of them would mislead.
       std::lock_guard lock(proof_status_mutex_);
       if (proof_status_) {
-        s << proof_status_->what << ", for "
-          << std::chrono::duration<double>(std::chrono::steady_clock::now() - proof_status_->since).count()
-          << " s | mem " << human_bytes(double(resident_bytes()));
+        const double for_secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - proof_status_->since).count();
+        s << proof_status_->what << ", for " << for_secs << " s";
+        if (proof_status_->searching) {
+          const double nodes = double(proof_nodes_.load());
+          s << ", " << human_count(nodes) << " nodes (" << human_count(nodes / std::max(for_secs, 1e-9))
+            << "/s)";
+        }
+        s << " | mem " << human_bytes(double(resident_bytes()));
         return s.str();
       }
     }
@@ -874,7 +880,8 @@ class SolveSession {
                                  std::to_string(replies.size()) + ")";
         {
           const ProofStatusLine status(
-              *this, "proving " + point + "'s " + part + " within " + human_count(double(budget)) + " nodes");
+              *this, "proving " + point + "'s " + part + " within " + human_count(double(budget)) + " nodes",
+              true);
           const uint64_t before = *searched;
           const bool proven = prove_on_table(child, winner, budget, rep, searched);
           proving[m] += *searched - before;
@@ -931,14 +938,14 @@ class SolveSession {
       DfpnOptions o = cfg_.dfpn;
       o.store = store_.get();
       if (budget) o.max_nodes = std::max<uint64_t>(1, budget / uint64_t(proof_threads()));
-      std::atomic<uint64_t> running{0};
+      proof_nodes_ = 0;  // for the progress line
       try {
         const SolveOutcome out =
-            solve_game_position<Game, W>(pos, *tt_, o, proof_threads(), &stop_requested(), &running);
+            solve_game_position<Game, W>(pos, *tt_, o, proof_threads(), &stop_requested(), &proof_nodes_);
         *searched += out.nodes;
         mover_wins = out.mover_wins;
       } catch (const SearchStopped&) {
-        *searched += running.load();
+        *searched += proof_nodes_.load();
         if (stop_requested().load()) throw ProofCutShort{rep};
         return false;
       }
@@ -984,15 +991,17 @@ class SolveSession {
   struct ProofStatus {
     std::string what;
     std::chrono::steady_clock::time_point since;
+    bool searching = false;  // proof_nodes_ counts its search's nodes
   };
+  std::atomic<uint64_t> proof_nodes_{0};
   mutable std::mutex proof_status_mutex_;
   std::optional<ProofStatus> proof_status_;
   // Sets it for a scope.
   class ProofStatusLine {
    public:
-    ProofStatusLine(SolveSession& s, std::string what) : s_(s) {
+    ProofStatusLine(SolveSession& s, std::string what, bool searching = false) : s_(s) {
       std::lock_guard lock(s_.proof_status_mutex_);
-      s_.proof_status_ = ProofStatus{std::move(what), std::chrono::steady_clock::now()};
+      s_.proof_status_ = ProofStatus{std::move(what), std::chrono::steady_clock::now(), searching};
     }
     ~ProofStatusLine() {
       std::lock_guard lock(s_.proof_status_mutex_);
