@@ -503,6 +503,8 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   fs::remove(parts / "c3.proof.xz");
   const std::string b4 = slurp(parts / "b4.proof.xz");
   spit(parts / "b4.proof.xz", b4.substr(0, b4.size() / 2));
+  // An earlier run's rounds had reached 64 Mi nodes a part: this one starts there.
+  spit(parts / "rounds", "budget 67108864\n");
   const Run third = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
   require_no_crash(third, true);
   INFO("stderr (third): " << third.err);
@@ -511,12 +513,27 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   CHECK_THAT(third.err, Contains("a2: an earlier run proved its root and began its proof in parts"));
   CHECK_THAT(third.err, Contains("part b4 written (") && Contains("part c3 written ("));
   CHECK_THAT(third.err, !Contains("part a1 written") && !Contains("part e5 written"));
+  CHECK_THAT(third.err, Contains("the parts' rounds go on from an earlier run's: 67.1M nodes a part"));
+  CHECK_FALSE(fs::exists(parts / "rounds"));  // gone with the class's file
   const Run again = run_konobi({"verify-proof", file});
   INFO(again.out);
   require_status(again, 0);
   // The results count the entries of every part, kept or built again.
   CHECK_THAT(again.out,
              Contains(", " + std::to_string(load(out).openings[a2].proof_size) + " strategy entries"));
+
+  // A rounds file that does not read is said so and passed over.
+  fs::copy_file(dir / "saved.checkpoint.xz", dir / "r5.checkpoint.xz", fs::copy_options::overwrite_existing);
+  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+  fs::remove(file);
+  fs::remove(parts / "c3.proof.xz");
+  spit(parts / "rounds", "budget lots\n");
+  const Run fourth = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+  require_no_crash(fourth, true);
+  INFO("stderr (fourth): " << fourth.err);
+  REQUIRE(fourth.status == 0);
+  CHECK_THAT(fourth.err, Contains("rounds does not read as `budget N`") && Contains("part c3 written ("));
+  require_status(run_konobi({"verify-proof", file}), 0);
 }
 #endif
 
