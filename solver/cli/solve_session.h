@@ -467,14 +467,15 @@ class SolveSession {
           },
           [this](const Checkpoint& c) { write_manager_checkpoint(c); });
     } catch (const ProofCutShort& cut) {
-      // No last checkpoint: the manager's would leave out the class whose
-      // root it holds proven, and the results do not have it yet. The last
-      // periodic one still holds its tree.
+      // No last checkpoint is needed: the one written when the class's
+      // root fell keeps the class as its proven root, and the manager's
+      // thread, busy with the proof, has written none since.
       std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep) << ": the "
                 << (kGonnect
                         ? "replies' pieces built so far are in " + PieceFiles::folder_for(cfg_.checkpoint)
                         : "parts written so far are in " + class_parts_folder(cut.rep))
-                << "; --resume proves the class again from the checkpoint's tree and goes on from them\n";
+                << "; the checkpoint holds the class's root proven, and --resume goes straight back to its "
+                   "proof and on from them\n";
     }
     // The classes still open keep their effort and root numbers on record.
     const auto view = manager_->view();
