@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <charconv>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -417,8 +418,7 @@ class SolveSession {
   void search_with_manager() {
     if (!cfg_.store.empty())
       store_ = std::make_unique<ProvenStore>(cfg_.store, store_identity(), cfg_.store_mb);
-    DfpnOptions opt = cfg_.dfpn;
-    opt.store = store_.get();
+    const DfpnOptions opt = store_options();
     const auto root_of = this->root_of();
     if (cluster()) {
       if (!cfg_.quiet) std::cerr << "waiting for " << cfg_.mpi->size() - 1 << " worker ranks\n";
@@ -553,9 +553,7 @@ class SolveSession {
                      uint64_t search_limit = 0, const std::atomic<bool>* stop = nullptr) {
     const std::string point = point_name(n_, rep);
     const KeySetPool::Lease visited(key_sets_);
-    DfpnOptions opt = cfg_.dfpn;
-    opt.store = store_.get();
-    ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+    ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
     builder.use_pieces(&pieces_->pieces(point), true);
     builder.set_search_limit(search_limit);
     builder.set_stop(stop);
@@ -789,9 +787,7 @@ class SolveSession {
       searched_for_pieces = build_reply_pieces(pos, winner, rep);
     }
     const KeySetPool::Lease visited(key_sets_);
-    DfpnOptions opt = cfg_.dfpn;
-    opt.store = store_.get();  // where the table forgot, the store may still know
-    ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
+    ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
     builder.set_threads(proof_threads());
     if (pieces_) builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
     uint64_t size = 0;
@@ -873,13 +869,11 @@ class SolveSession {
         missing.push_back(m);
       }
     }
-    DfpnOptions opt = cfg_.dfpn;
-    opt.store = store_.get();
     const auto t0 = std::chrono::steady_clock::now();
     std::map<Move, uint64_t> proving;  // nodes each part's proof on the table took, over the rounds
     const std::string rounds = (folder / "rounds").string();
-    for (uint64_t budget = first_part_budget(rounds, missing.size()); !missing.empty();
-         budget = std::min(budget * 4, kMaxPartBudget)) {
+    for (uint64_t budget = first_part_budget(rounds, missing.size()); !missing.empty();) {
+      const uint64_t next = std::min(budget * 4, kMaxPartBudget);
       std::vector<Move> open;
       for (Move m : missing) {
         if (stop_requested().load()) throw ProofCutShort{rep};
@@ -899,44 +893,65 @@ class SolveSession {
           }
         }
         const ProofStatusLine status(*this, "building the proof of " + point + ": " + part);
-        const KeySetPool::Lease visited(key_sets_);
-        ProofBuilder<W, Game> builder(*tt_, opt, visited.get());
-        builder.set_threads(proof_threads());
-        builder.use_pieces(&pieces_->pieces(point), false);
-        builder.set_stop(&stop_requested());
-        Proof proof;
-        try {
-          proof = builder.build(child, winner, KonobiProofFormat::Moves);
-        } catch (const BuildStopped&) {
-          *searched += builder.searched();
-          throw ProofCutShort{rep};
-        }
-        *searched += builder.searched();
-        entries += proof.entry_count();
-        write_file_atomically(part_path(m), compress_xz(proof.to_text()));
+        uint64_t rebuilt = 0;
+        const size_t count = write_part(child, winner, rep, part_path(m), &rebuilt);
+        *searched += rebuilt;
+        entries += count;
         ++written;
         if (!cfg_.quiet)
           std::cerr << "proof of " << point << ": part " << move_name(n_, m) << " written (" << written
-                    << " of " << replies.size() << ", " << proof.entry_count() << " entries; " << std::fixed
+                    << " of " << replies.size() << ", " << count << " entries; " << std::fixed
                     << std::setprecision(0)
                     << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
-                    << " s in all; " << proving[m] << " nodes to prove it, " << builder.searched()
+                    << " s in all; " << proving[m] << " nodes to prove it, " << rebuilt
                     << " to prove again what the table lost)\n";
       }
-      if (!open.empty() && !cfg_.quiet)
-        std::cerr << "proof of " << point << ": " << open.size() << " part" << (open.size() == 1 ? "" : "s")
-                  << " not proven within " << human_count(double(budget)) << " nodes; next round "
-                  << human_count(double(budget * 4)) << "\n";
-      if (!open.empty())
-        write_file_atomically(rounds,
-                              "budget " + std::to_string(std::min(budget * 4, kMaxPartBudget)) + "\n");
+      if (!open.empty()) {
+        if (!cfg_.quiet)
+          std::cerr << "proof of " << point << ": " << open.size() << " part" << (open.size() == 1 ? "" : "s")
+                    << " not proven within " << human_count(double(budget)) << " nodes; next round "
+                    << human_count(double(next)) << "\n";
+        write_file_atomically(rounds, "budget " + std::to_string(next) + "\n");
+      }
       missing = std::move(open);
+      budget = next;
     }
     write_file_atomically(file, compress_xz(index.to_text()));
     std::error_code ec;
     std::filesystem::remove(rounds, ec);
     drop_pieces(rep);
     return entries;
+  }
+
+  // Builds the format-2 proof that `winner` wins `child` (proven on the
+  // table) and writes it to `path`; its entries. *searched gets the nodes
+  // proven again where the table had lost them, also when a stop cuts the
+  // build short (ProofCutShort, nothing written).
+  size_t write_part(const State& child, Color winner, int rep, const std::string& path, uint64_t* searched) {
+    const KeySetPool::Lease visited(key_sets_);
+    ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
+    builder.set_threads(proof_threads());
+    builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
+    builder.set_stop(&stop_requested());
+    struct Count {
+      const ProofBuilder<W, Game>& b;
+      uint64_t* total;
+      ~Count() { *total += b.searched(); }
+    } count{builder, searched};
+    Proof proof;
+    try {
+      proof = builder.build(child, winner, KonobiProofFormat::Moves);
+    } catch (const BuildStopped&) { throw ProofCutShort{rep}; }
+    write_file_atomically(path, compress_xz(proof.to_text()));
+    return proof.entry_count();
+  }
+
+  // The searches' options, with the store: where the table forgot, the
+  // store may still know.
+  DfpnOptions store_options() const {
+    DfpnOptions o = cfg_.dfpn;
+    o.store = store_.get();
+    return o;
   }
 
   // The first round's budget: the one an earlier run's `rounds` file names
@@ -946,10 +961,14 @@ class SolveSession {
     if (!missing || !std::filesystem::exists(rounds)) return kFirstPartBudget;
     try {
       const std::string text = read_file(rounds);
+      const std::string_view prefix = "budget ";
       uint64_t budget = 0;
-      size_t used = 0;
-      if (text.rfind("budget ", 0) == 0) budget = std::stoull(text.substr(7), &used);
-      if (used && text.substr(7 + used) == "\n" && budget >= kFirstPartBudget && budget <= kMaxPartBudget) {
+      const char* end = text.data() + text.size();
+      const auto r = text.starts_with(prefix)
+                         ? std::from_chars(text.data() + prefix.size(), end, budget)
+                         : std::from_chars_result{text.data(), std::errc::invalid_argument};
+      if (r.ec == std::errc() && std::string_view(r.ptr, end) == "\n" && budget >= kFirstPartBudget &&
+          budget <= kMaxPartBudget) {
         if (!cfg_.quiet)
           std::cerr << "the parts' rounds go on from an earlier run's: " << human_count(double(budget))
                     << " nodes a part\n";
@@ -971,8 +990,7 @@ class SolveSession {
     const auto f = tt_->probe(Game::key(pos, cfg_.dfpn.symmetry));
     bool settled = f.hit && (f.pn == 0 || f.dn == 0), mover_wins = f.hit && f.pn == 0;
     if (!settled) {
-      DfpnOptions o = cfg_.dfpn;
-      o.store = store_.get();
+      DfpnOptions o = store_options();
       if (budget) o.max_nodes = std::max<uint64_t>(1, budget / uint64_t(proof_threads()));
       proof_nodes_ = 0;  // for the progress line
       try {

@@ -115,7 +115,7 @@ class ProofBuilder {
   // the same choices, without formatting them: a solve that writes no
   // proofs still reports their size.
   size_t size(const State& s, Color winner) {
-    entries_ = nullptr;
+    proof_ = nullptr;
     walk(s, winner);
     return count_;
   }
@@ -140,7 +140,6 @@ class ProofBuilder {
 
  private:
   Proof run(Proof& proof, const State& s, Color winner) {
-    entries_ = &proof.entries;
     proof_ = &proof;
     walk(s, winner);
     return std::move(proof);
@@ -163,7 +162,7 @@ class ProofBuilder {
   // `key`, when given, is entry_key(s) already made (for the pieces).
   void record(const State& s, Move m, std::string* key = nullptr) {
     ++count_;
-    if (!entries_) return;
+    if (!proof_) return;
     if (moves_only_) {
       (proof_->packed += move_name(Game::board(s).size(), m)) += '\n';
       ++proof_->packed_count;
@@ -172,7 +171,7 @@ class ProofBuilder {
     std::string line = key ? std::move(*key) : entry_key(s);
     line += ' ';
     line += move_name(Game::board(s).size(), m);
-    entries_->push_back(std::move(line));
+    proof_->entries.push_back(std::move(line));
   }
 
   // What an entry line says before its move: the position (Konobi) or the
@@ -212,10 +211,10 @@ class ProofBuilder {
   template <class F>
   void descend(const State& s, Move m, F&& node) {
     if constexpr (kGonnect)
-      if (entries_) path_.push_back(move_name(Game::board(s).size(), m));
+      if (proof_) path_.push_back(move_name(Game::board(s).size(), m));
     node(child(s, m));
     if constexpr (kGonnect)
-      if (entries_) path_.pop_back();
+      if (proof_) path_.pop_back();
   }
 
   // hint: a move known to win s, or -1 (a reply the must-play region left
@@ -235,7 +234,7 @@ class ProofBuilder {
     if (Rules::winning(s, legal).any()) return;
     if (!first_visit(s)) return;
     std::string key;  // made once for the pieces and the entry
-    if (pieces_ && entries_) {
+    if (pieces_ && proof_) {
       constexpr Move kNone = -2;
       Move m = kNone;
       key = entry_key(s);
@@ -434,10 +433,9 @@ class ProofBuilder {
   TranspositionTable& tt_;
   DfpnOptions opt_;
   KeySet own_seen_;
-  KeySet& seen_;                                 // Konobi only
-  std::vector<std::string> path_;                // Gonnect: the game from the empty board
-  std::vector<std::string>* entries_ = nullptr;  // null: count only
-  Proof* proof_ = nullptr;                       // format 2 packs its entries (ProofFile::packed)
+  KeySet& seen_;                   // Konobi only
+  std::vector<std::string> path_;  // Gonnect: the game from the empty board
+  Proof* proof_ = nullptr;         // null: count only; format 2 packs its entries (ProofFile::packed)
   size_t count_ = 0;
   uint64_t searched_ = 0, limit_ = 0;
   int threads_ = 1;
