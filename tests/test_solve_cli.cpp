@@ -24,6 +24,8 @@
 #include "solver/io/results.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/big_memory.h"
+#include "solver/search/parallel_dfpn.h"
+#include "solver/search/proof.h"
 
 using Catch::Contains;
 namespace fs = std::filesystem;
@@ -627,6 +629,20 @@ TEST_CASE("bench -p solves the given positions and refuses ones it cannot", "[cl
     const bool wins = ab.wins(konobi::from_text<1>(konobi::parse_position(text)));
     CHECK_THAT(r.out, Contains(text) && Contains(wins ? "mover wins" : "mover loses"));
     CHECK_THAT(r.out, Contains("fingerprint"));
+  }
+  SECTION("--proof: the proof's entries, as the builder counts them on the same solve") {
+    const std::string text = "..../..../.B../.... w";
+    const Run r = run_konobi({"bench", "--tt-mb", "1", "--proof", "-p", text});
+    require_status(r, 0);
+    const auto pos = konobi::from_text<1>(konobi::parse_position(text));
+    konobi::TranspositionTable tt(1);
+    const konobi::DfpnOptions opt;
+    const bool wins = konobi::solve_position<1>(pos, tt, opt, 1, nullptr).mover_wins;
+    konobi::ProofBuilder<1> builder(tt, opt);
+    const size_t entries = builder.size(pos, wins ? pos.to_move : konobi::other(pos.to_move));
+    REQUIRE(entries > 0);
+    CHECK_THAT(r.out, Contains("proof entries " + std::to_string(entries) + ","));
+    require_usage_error(run_konobi({"bench", "--game", "gonnect", "--proof"}), "Konobi");
   }
   SECTION("boards over 8x8 and malformed positions") {
     require_usage_error(run_konobi({"bench", "-p", "9/9/9/9/9/9/9/9/9 b"}), "8x8");

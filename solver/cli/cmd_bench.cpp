@@ -16,6 +16,7 @@
 #include "game_input.h"
 #include "solver/search/alphabeta.h"
 #include "solver/search/parallel_dfpn.h"
+#include "solver/search/proof.h"
 
 namespace konobi {
 
@@ -37,11 +38,11 @@ const char* const kGonnectBenchPositions[] = {
 
 template <class Game>
 int bench(const std::vector<std::string>& positions, const typename Game::Rules::Variant& variant,
-          DfpnOptions opt, double tt_mb, double zone_mb, int threads, bool alphabeta) {
-  // zone_mb: Konobi's zone table per position (0: none)
+          DfpnOptions opt, double tt_mb, double zone_mb, int threads, bool alphabeta, bool proofs = false) {
+  // zone_mb: Konobi's zone table per position (0: none); proofs: Konobi only
   using Rules = typename Game::Rules;
-  uint64_t total = 0, ab_total = 0;
-  double secs = 0, ab_secs = 0;
+  uint64_t total = 0, ab_total = 0, proof_total = 0, rebuilt_total = 0;
+  double secs = 0, ab_secs = 0, proof_secs = 0;
   int disagreements = 0;
   for (const std::string& text : positions) {
     const PositionText t = parse_position(text);
@@ -75,6 +76,23 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
     std::cout << std::left << std::setw(34) << text << (r.mover_wins ? "mover wins " : "mover loses")
               << std::right << std::setw(12) << r.nodes << " nodes " << std::fixed << std::setprecision(3)
               << std::setw(8) << s << " s";
+    if constexpr (std::is_same_v<Game, KonobiSearch>)
+      if (proofs) {
+        // The walk that writes a proof, on the table as the solve left it:
+        // what a small table costs the proof builder, which proves again
+        // what the table forgot (entries counted, not formatted).
+        ProofBuilder<1, Game> builder(tt, opt);
+        builder.set_threads(threads);
+        const Color mover = Game::board(pos).to_move;
+        const auto p0 = std::chrono::steady_clock::now();
+        const size_t entries = builder.size(pos, r.mover_wins ? mover : other(mover));
+        const double ps = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
+        proof_total += entries;
+        rebuilt_total += builder.searched();
+        proof_secs += ps;
+        std::cout << " | proof " << std::setw(10) << entries << " entries " << std::setw(8) << ps << " s, "
+                  << builder.searched() << " nodes proven again";
+      }
     if (alphabeta) {
       AlphaBeta<1, Game> ab(22);
       // Gonnect's alpha-beta keys carry the history and so miss most
@@ -111,6 +129,9 @@ int bench(const std::vector<std::string>& positions, const typename Game::Rules:
             << " s\n"
             << std::fixed << "perft " << pn_size << "x" << pn_size << " depth " << pn_depth << ": " << pn
             << " nodes, " << std::setprecision(0) << double(pn) / ps << " nodes/s\n";
+  if (proofs)
+    std::cout << "proof entries " << proof_total << ", " << std::setprecision(3) << proof_secs << " s, "
+              << rebuilt_total << " nodes proven again\n";
   if (alphabeta)
     std::cout << "alpha-beta nodes " << ab_total << ", " << std::setprecision(3) << ab_secs << " s, "
               << disagreements << " disagreements\n";
@@ -122,7 +143,7 @@ int cmd_bench(const Args& args) {
   po::options_description opts("bench options");
   double tt_mb = 64, zone_mb = 16;
   bool zones_on = false;
-  bool alphabeta = false, no_symmetry = false, no_eval = false, no_must_play = false;
+  bool alphabeta = false, proofs = false, no_symmetry = false, no_eval = false, no_must_play = false;
   int threads = 1;
   std::vector<std::string> positions;
   DfpnOptions opt;
@@ -143,6 +164,10 @@ int cmd_bench(const Args& args) {
     ("zones", po::bool_switch(&zones_on), "konobi: relevance zones (a proven position matched inside its zone elsewhere)")
     ("zone-mb", po::value<double>(&zone_mb)->default_value(zone_mb), "with --zones: zone table size per position in MiB")
     ("alphabeta", po::bool_switch(&alphabeta), "also solve each position with boolean alpha-beta and compare")
+    ("proof", po::bool_switch(&proofs),
+     "konobi: also walk each position's proof as a solve writes it, on the table the solve left, and report "
+     "its entries, the time and the nodes proven again where the table forgot (a small --tt-mb shows what a "
+     "full table costs the proof builder)")
     ("position,p", po::value<std::vector<std::string>>(&positions)->composing(),
      "solve these positions (up to 8x8; repeatable) instead of the fixed set");
   // clang-format on
@@ -150,7 +175,7 @@ int cmd_bench(const Args& args) {
   if (parse_command_line("bench",
                          "[--game G] [--tt-mb MB] [--threads T] [--no-symmetry] [--no-eval] [--simulation N] "
                          "[--no-must-play] [--zones [--zone-mb MB]] "
-                         "[--alphabeta] [-p POSITION]...",
+                         "[--alphabeta] [--proof] [-p POSITION]...",
                          args, opts, vm))
     return 0;
   if (threads < 1 || threads > 256) throw UsageError("--threads must be from 1 to 256");
@@ -169,11 +194,14 @@ int cmd_bench(const Args& args) {
           "bench needs --ko superko for Gonnect: under the simple ko rule positions have no proven value");
     if (positions.empty())
       positions.assign(std::begin(kGonnectBenchPositions), std::end(kGonnectBenchPositions));
+    if (proofs)
+      throw UsageError(
+          "bench --proof is for Konobi: a Gonnect proof names the game that reaches each position");
     return bench<GonnectSearch>(positions, choice.variant(), opt, tt_mb, 0, threads, alphabeta);
   }
   if (positions.empty()) positions.assign(std::begin(kBenchPositions), std::end(kBenchPositions));
   if (!zones_on) zone_mb = 0;
-  return bench<KonobiSearch>(positions, {}, opt, tt_mb, zone_mb, threads, alphabeta);
+  return bench<KonobiSearch>(positions, {}, opt, tt_mb, zone_mb, threads, alphabeta, proofs);
 }
 
 }  // namespace konobi

@@ -86,7 +86,7 @@ class ProofBuilder {
   // At the end of a class carried over from earlier runs, every reply
   // proven there is proven again, on one thread for hours while the job
   // manager's other threads have nothing to do. Only the smallest
-  // re-proofs (prove_again's first budget of 256) stay on the calling
+  // re-proofs (a first try below kThreadedNodes) stay on the calling
   // thread: on 5x5 a2 from an empty table, two threads took 6.9 to 7.4 s
   // from 1024 or 4096 nodes up, 7.7 s from 1, 8.7 s from 2^20 and 9.2 to
   // 9.7 s on one thread (8.3 M nodes). (`from_nodes` moves the bound, for
@@ -301,14 +301,43 @@ class ProofBuilder {
   }
 
   // The table lost every winning child of s. The move s's own entry names,
-  // if it is still there, is the one the search proved; otherwise every
-  // child is searched again with a node budget that grows eightfold, so
-  // that a cheap win is found before any costly refutation of a child that
-  // does not win.
+  // if it is still there, is the one the search proved. Otherwise s itself
+  // is searched again: df-pn's own order and proof numbers find a cheap
+  // win and leave s's entry naming the winning child that cost the least,
+  // as the first search did. Trying each child in point order with growing
+  // budgets instead took the first child to win, not the cheapest: on a
+  // 6x6 c3 part solved on one thread in a 256 MiB table (58.1 M nodes),
+  // the proof had 4.66 M entries and took 52 s and 24.7 M nodes proven
+  // again; from s itself, 1.39 M entries, 7.5 s and 0.77 M nodes
+  // (`konobi bench --proof`). A small first search stays on this thread;
+  // what it leaves unproven is carried on with the builder's threads, its
+  // work kept in the table.
   Move prove_again(const State& s, const Move* moves, const uint64_t* keys, int count) {
-    const Move own = own_move(s);
+    Move own = own_move(s);
+    if (own < 0) {
+      // The first try's budget (0: none, the search is the only one).
+      const uint64_t first = threads_ > 1 && threaded_from_ > 1 ? threaded_from_ - 1 : 0;
+      bool wins = false;
+      try {
+        wins = mover_wins(s, first);
+      } catch (const SearchStopped&) { wins = mover_wins(s, 0); }
+      if (!wins)
+        throw std::logic_error("proof extraction: a position proven won was searched again and lost");
+      own = own_move(s);
+    }
     for (int i = 0; i < count; ++i)
-      if (moves[i] == own && wins_by(s, moves[i], 0)) return moves[i];
+      if (moves[i] == own) {
+        const auto f = tt_.probe(keys[i]);
+        if ((f.hit && f.dn == 0) || wins_by(s, own, 0)) return own;
+      }
+    return each_child_again(s, moves, keys, count);
+  }
+
+  // The last resort, for an entry proven won that names no move the
+  // builder can follow: every child searched again with a node budget that
+  // grows eightfold, so that a cheap win is found before any costly
+  // refutation of a child that does not win.
+  Move each_child_again(const State& s, const Move* moves, const uint64_t* keys, int count) {
     bool open[64];
     int left = count;
     for (int i = 0; i < count; ++i) open[i] = true;
@@ -347,11 +376,14 @@ class ProofBuilder {
     return f.hit && f.pn == 0 ? board_move<Game, W>(s, f.best, opt_.symmetry) : -1;
   }
 
-  // Whether s's mover wins by m, proven again on the table; throws
+  // Whether s's mover wins by m, proven again on the table (mover_wins).
+  bool wins_by(const State& s, Move m, uint64_t budget) { return !mover_wins(child(s, m), budget); }
+
+  // Whether pos's mover wins, proven again on the table; throws
   // SearchStopped past `budget` nodes (0: the caller's limit, if any), and
   // SearchLimitReached once this builder's searches reach its limit. A
   // search is a few words, so each re-proof gets its own.
-  bool wins_by(const State& s, Move m, uint64_t budget) {
+  bool mover_wins(const State& pos, uint64_t budget) {
     DfpnOptions o = opt_;
     uint64_t cap = budget;
     bool at_limit = false;
@@ -360,7 +392,7 @@ class ProofBuilder {
       const uint64_t left = limit_ - searched_;
       if (!cap || cap >= left) cap = left, at_limit = true;
     }
-    if (threads_ > 1 && (!cap || cap >= threaded_from_)) return wins_by_threads(s, m, o, cap, at_limit);
+    if (threads_ > 1 && (!cap || cap >= threaded_from_)) return wins_with_threads(pos, o, cap, at_limit);
     if (cap) o.max_nodes = cap;
     Dfpn<W, Game> search(tt_, o, stop_);
     struct Count {
@@ -369,7 +401,7 @@ class ProofBuilder {
       ~Count() { total += d.nodes(); }
     } count{search, searched_};
     try {
-      return !search.solve(child(s, m));
+      return search.solve(pos);
     } catch (const SearchStopped&) { rethrow_stopped(at_limit); }
   }
 
@@ -381,15 +413,15 @@ class ProofBuilder {
     throw;
   }
 
-  // wins_by with threads_ threads, each allowed its share of the cap.
-  bool wins_by_threads(const State& s, Move m, DfpnOptions o, uint64_t cap, bool at_limit) {
+  // mover_wins with threads_ threads, each allowed its share of the cap.
+  bool wins_with_threads(const State& pos, DfpnOptions o, uint64_t cap, bool at_limit) {
     if (cap) o.max_nodes = std::max<uint64_t>(1, cap / uint64_t(threads_));
     // Counted in steps of 1024 as the searches go; exact once one ends.
     std::atomic<uint64_t> running{0};
     try {
-      const SolveOutcome out = solve_game_position<Game, W>(child(s, m), tt_, o, threads_, stop_, &running);
+      const SolveOutcome out = solve_game_position<Game, W>(pos, tt_, o, threads_, stop_, &running);
       searched_ += out.nodes;
-      return !out.mover_wins;
+      return out.mover_wins;
     } catch (const SearchStopped&) {
       searched_ += running.load();
       rethrow_stopped(at_limit);
