@@ -178,3 +178,103 @@ TEST_CASE(
   CHECK(pool.nodes() == 0);
   CHECK(at_end.classes.empty());  // proven and its proof built: nothing left to carry
 }
+
+TEST_CASE(
+    "a class reopened with some replies settled searches the others, keeps them in its checkpoints, "
+    "and proves its root again",
+    "[jobs]") {
+  // A 5x5 middle game lost by its mover: its root needs every reply, as a
+  // proof in parts does. The caller's proof is cut short (on_proven
+  // throws), and the class is opened again with half its replies settled,
+  // as the parts on disk settle them.
+  Pos root;
+  bool found = false;
+  for (const Pos& p : random_positions(5, 40, 6, 8, 777u))
+    if (!konobi::AlphaBeta<1>(20).wins(p) &&
+        konobi::NodeMoves<1>(KonobiSearch::moves(p)).moves.count() >= 4) {
+      root = p, found = true;
+      break;
+    }
+  REQUIRE(found);
+  Roots roots{{root}};
+  const konobi::NodeMoves<1> nm = KonobiSearch::moves(root);
+  REQUIRE(nm.kind == konobi::NodeKind::Search);
+  konobi::CheckpointClass reopened;
+  reopened.opening = 0;
+  reopened.nodes_list.assign(1, konobi::CheckpointNode{});
+  reopened.nodes_list[0].expanded = true;
+  std::vector<konobi::Move> settled;
+  int i = 0;
+  nm.moves.for_each([&](int m) {
+    if (i++ % 2) return;
+    settled.push_back(konobi::Move(m));
+    konobi::CheckpointNode n;
+    n.path = {konobi::Move(m)};
+    n.value = konobi::CheckpointNode::Value::MoverWins;
+    reopened.nodes_list.push_back(n);
+  });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  mo.checkpoint_every = 0;  // a checkpoint every turn of the loop
+  struct Stopped {};
+  SECTION("on the same manager and table, jobs of the old tree still in flight") {
+    konobi::TranspositionTable tt(16);
+    Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+    Manager manager(
+        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    manager.add_class(0);
+    CHECK_THROWS_AS(manager.run(
+                        nullptr, [&](int, bool, const konobi::ClassTotals&) { throw Stopped{}; },
+                        [](const konobi::Checkpoint&) {}),
+                    Stopped);
+    manager.reopen(0, reopened);
+    int announced = 0;
+    konobi::Checkpoint at_end;
+    manager.run(
+        nullptr,
+        [&](int, bool wins, const konobi::ClassTotals& t) {
+          ++announced;
+          CHECK_FALSE(wins);
+          CHECK(t.nodes > 0);  // the class's effort is kept
+        },
+        [&](const konobi::Checkpoint& c) { at_end = c; });
+    CHECK(announced == 1);
+    CHECK(at_end.classes.empty());
+  }
+  SECTION("on a fresh table: the open replies are searched, and the checkpoints keep the settled ones") {
+    konobi::TranspositionTable tt(16);
+    Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+    Manager manager(
+        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    manager.add_class(0);
+    manager.reopen(0, reopened);
+    std::optional<konobi::Checkpoint> first;
+    int announced = 0;
+    manager.run(
+        nullptr,
+        [&](int, bool wins, const konobi::ClassTotals&) {
+          ++announced;
+          CHECK_FALSE(wins);
+        },
+        [&](const konobi::Checkpoint& c) {
+          if (!first) first = c;
+        });
+    CHECK(announced == 1);
+    CHECK(pool.nodes() > 0);
+    REQUIRE(first);
+    REQUIRE(first->classes.size() == 1);
+    const auto& list = first->classes[0].nodes_list;
+    REQUIRE(!list.empty());
+    CHECK(list[0].value == konobi::CheckpointNode::Value::Open);
+    CHECK(list[0].expanded);
+    for (konobi::Move m : settled) {
+      INFO("reply " << m);
+      const auto it = std::find_if(list.begin(), list.end(), [&](const konobi::CheckpointNode& n) {
+        return n.path == std::vector<konobi::Move>{m};
+      });
+      REQUIRE(it != list.end());
+      CHECK(it->value == konobi::CheckpointNode::Value::MoverWins);
+    }
+    CHECK(list.size() > settled.size() + 1);  // the open replies are in it too
+  }
+}

@@ -536,6 +536,49 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   REQUIRE(fourth.status == 0);
   CHECK_THAT(fourth.err, Contains("rounds does not read as `budget N`") && Contains("part c3 written ("));
   require_status(run_konobi({"verify-proof", file}), 0);
+
+  // Past --part-budget-max the parts left go back to the job manager: at
+  // once here (0: no rounds on the table), from the class's end ...
+  auto again_without = [&](std::initializer_list<const char*> removed) {
+    fs::copy_file(dir / "saved.checkpoint.xz", dir / "r5.checkpoint.xz",
+                  fs::copy_options::overwrite_existing);
+    fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+    fs::remove(file);
+    for (const char* p : removed) fs::remove(parts / p);
+  };
+  again_without({"c3.proof.xz", "b4.proof.xz", "rounds"});
+  const Run fifth = run_konobi(with({"--resume", "--memory-floor-mb", "0", "--part-budget-max", "0"}));
+  require_no_crash(fifth, true);
+  INFO("stderr (fifth): " << fifth.err);
+  REQUIRE(fifth.status == 0);
+  CHECK_THAT(fifth.err,
+             Contains("a2: 2 parts of its proof are left past the rounds on the table (up to 0 nodes "
+                      "a part); the job manager searches them, its tree kept in the checkpoint"));
+  CHECK_THAT(fifth.err, Contains("part b4 written (") && Contains("part c3 written ("));
+  CHECK_FALSE(fs::exists(parts / "rounds"));
+  require_status(run_konobi({"verify-proof", file}), 0);
+  // ... and, when an earlier run's rounds went past it, as the class's
+  // tree is resumed (the checkpoint's open tree, its replies with parts
+  // settled).
+  again_without({"c3.proof.xz", "b4.proof.xz"});
+  spit(parts / "rounds", "budget 67108864\n");
+  const Run sixth = run_konobi(with({"--resume", "--memory-floor-mb", "0", "--part-budget-max", "16777216"}));
+  require_no_crash(sixth, true);
+  INFO("stderr (sixth): " << sixth.err);
+  REQUIRE(sixth.status == 0);
+  CHECK_THAT(
+      sixth.err,
+      Contains("a2: 2 parts of its proof are left past the rounds on the table; the job manager searches "
+               "them on"));
+  CHECK_THAT(sixth.err, !Contains("began its proof in parts"));
+  CHECK_THAT(sixth.err, Contains("part b4 written (") && Contains("part c3 written ("));
+  CHECK_FALSE(fs::exists(parts / "rounds"));
+  require_status(run_konobi({"verify-proof", file}), 0);
+  CHECK(load(out).openings[a2].solved);
+  // Out of range: a usage error.
+  const Run bad = run_konobi(with({"--part-budget-max", "-1"}));
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Contains("--part-budget-max must be"));
 }
 #endif
 

@@ -44,7 +44,7 @@ int cmd_solve(const Args& args) {
   bool no_symmetry = false, no_eval = false, no_must_play = false, manager = false, no_manager = false,
        no_store = false, no_pieces = false, zones_on = false;
   double zone_mb = -1, memory_floor_mb = 0;
-  double job_nodes = double(cfg.job_nodes);
+  double job_nodes = double(cfg.job_nodes), part_budget_max = double(cfg.part_budget_max);
   std::string ghi = "strict", openings;
   cfg.game.add_options(opts, "superko");
   // clang-format off
@@ -94,6 +94,10 @@ int cmd_solve(const Args& args) {
     ("no-pieces", po::bool_switch(&no_pieces),
      "manager with --proof: build no proof pieces of proven nodes (kept beside the checkpoint so that a "
      "class's proof needs no search after a restart; for measurements)")
+    ("part-budget-max", po::value<double>(&part_budget_max)->default_value(part_budget_max, "1073741824"),
+     "manager with --proof: the largest node budget a part of a proof in parts is proven within on the "
+     "table at a class's end; the parts left after it are searched by the job manager, its tree kept in "
+     "the checkpoint (docs/JOBS.md)")
     ("store-mb", po::value<double>(&cfg.store_mb)->default_value(cfg.store_mb),
      "manager: the most the store may hold on disk, in MiB; past it, the positions cheapest to prove again go")
     ("memory-floor-mb", po::value<double>(&memory_floor_mb),
@@ -130,7 +134,8 @@ int cmd_solve(const Args& args) {
   if (manager && no_manager) throw UsageError("--manager and --no-manager: give one of them");
   cfg.manager = manager || (cfg.size >= 6 && !no_manager);
   if (!cfg.manager) {
-    for (const char* o : {"job-nodes", "checkpoint", "checkpoint-every", "store", "store-mb"})
+    for (const char* o :
+         {"job-nodes", "checkpoint", "checkpoint-every", "store", "store-mb", "part-budget-max"})
       if (vm.count(o) && !vm[o].defaulted())
         throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
     if (no_store) throw UsageError("--no-store is an option of the job manager; add --manager");
@@ -144,6 +149,9 @@ int cmd_solve(const Args& args) {
           "timeout -s INT, and carry on with --resume");
     if (!(job_nodes >= 1 && job_nodes <= 1e15)) throw UsageError("--job-nodes must be from 1 to 1e15");
     cfg.job_nodes = uint64_t(job_nodes);
+    if (!(part_budget_max >= 0 && part_budget_max <= 1e15))
+      throw UsageError("--part-budget-max must be from 0 to 1e15 nodes");
+    cfg.part_budget_max = uint64_t(part_budget_max);
     if (!(cfg.checkpoint_every > 0 && cfg.checkpoint_every <= 1e7))
       throw UsageError("--checkpoint-every must be a number of seconds above 0, up to 1e7");
     if (!(cfg.store_mb >= 1 && cfg.store_mb <= 1e8)) throw UsageError("--store-mb must be from 1 to 1e8 MiB");

@@ -64,6 +64,10 @@ struct SolveConfig {
   double checkpoint_every = 300;
   std::string store;         // the store of proven positions; empty: none
   bool proof_pieces = true;  // with a proof folder: the proven nodes' pieces beside the checkpoint
+  // A Konobi proof in parts: the largest node budget a missing part is
+  // proven within on the table, at a class's end; the parts left after that
+  // round go back to the job manager, whose tree the checkpoints keep.
+  uint64_t part_budget_max = uint64_t(1) << 30;
   double store_mb = 4096;
   MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
 };
@@ -448,11 +452,22 @@ class SolveSession {
       if constexpr (!kGonnect)
         if (from && !from->nodes_list.empty() && from->nodes_list[0].value == CheckpointNode::Value::Open &&
             parts_begun(rep)) {
-          from = &(begun = root_alone(*from, CheckpointNode::Value::MoverLoses)).value();
-          if (!cfg_.quiet)
-            std::cerr << point_name(n_, rep)
-                      << ": an earlier run proved its root and began its proof in parts ("
-                      << class_parts_folder(rep) << "); going on with the parts\n";
+          if (parts_to_manager(rep)) {
+            // Parts past the rounds on the table: the tree searches them on.
+            int left = 0;
+            from = &(begun = with_parts_settled(*from, rep, &left)).value();
+            handed_over_.insert(rep);
+            if (!cfg_.quiet)
+              std::cerr << point_name(n_, rep) << ": " << left
+                        << " parts of its proof are left past the rounds on the table; the job manager "
+                           "searches them on\n";
+          } else {
+            from = &(begun = root_alone(*from, CheckpointNode::Value::MoverLoses)).value();
+            if (!cfg_.quiet)
+              std::cerr << point_name(n_, rep)
+                        << ": an earlier run proved its root and began its proof in parts ("
+                        << class_parts_folder(rep) << "); going on with the parts\n";
+          }
         }
       try {
         manager_->add_class(rep, from);
@@ -460,12 +475,37 @@ class SolveSession {
     }
     ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
     try {
-      manager_->run(
-          &stop_requested(),
-          [this](int rep, bool mover_wins, const ClassTotals& t) {
-            class_proven_by_manager(rep, mover_wins, t);
-          },
-          [this](const Checkpoint& c) { write_manager_checkpoint(c); });
+      for (bool again = true; again;) {
+        again = false;
+        try {
+          manager_->run(
+              &stop_requested(),
+              [this](int rep, bool mover_wins, const ClassTotals& t) {
+                class_proven_by_manager(rep, mover_wins, t);
+              },
+              [this](const Checkpoint& c) { write_manager_checkpoint(c); });
+        } catch (const PartsToManager& left) {
+          if constexpr (!kGonnect) {  // (only Konobi writes proofs in parts)
+            // The class's tree again, its covered replies settled: the jobs
+            // go on with the parts left, kept in the checkpoints.
+            CheckpointClass reopened;
+            reopened.opening = left.rep;
+            reopened.nodes_list.assign(1, CheckpointNode{});
+            manager_->reopen(left.rep, with_parts_settled(reopened, left.rep, nullptr));
+            handed_over_.insert(left.rep);
+            {
+              std::lock_guard lock(proof_status_mutex_);
+              proof_status_.reset();
+            }
+            if (!cfg_.quiet)
+              std::cerr << point_name(n_, left.rep) << ": " << left.parts
+                        << " parts of its proof are left past the rounds on the table (up to "
+                        << human_count(double(cfg_.part_budget_max))
+                        << " nodes a part); the job manager searches them, its tree kept in the checkpoint\n";
+          }
+          again = true;
+        }
+      }
     } catch (const ProofCutShort& cut) {
       // No last checkpoint is needed: the one written when the class's
       // root fell keeps the class as its proven root, and the manager's
@@ -573,6 +613,11 @@ class SolveSession {
   // Ctrl-C while build_reply_pieces works: what it built is on disk.
   struct ProofCutShort {
     int rep;
+  };
+  // proof_in_parts: parts are left after the round at part_budget_max.
+  struct PartsToManager {
+    int rep;
+    size_t parts;  // left
   };
 
   // Gonnect (Konobi writes such a proof in parts: proof_in_parts).
@@ -841,6 +886,14 @@ class SolveSession {
   // carrying on after a stop starts where the last left off rather than
   // spending rounds again on parts that have failed them (on 6x6 c3 the
   // five parts left after three rounds: 1.75 G nodes, about 40 minutes).
+  //
+  // A part's search on the table is lost at a stop, and the hardest parts
+  // need more than a run. So the rounds end at part_budget_max (1 G nodes,
+  // about 20 minutes of two cores, unless told): the parts left then go
+  // back to the job manager (PartsToManager), which opens the class's tree
+  // again with the replies whose parts are written settled, and searches
+  // the others by jobs, kept in every checkpoint and in proof pieces. When
+  // the root falls again, the parts it proved are written from the table.
   static constexpr uint64_t kFirstPartBudget = uint64_t(16) << 20;
   static constexpr uint64_t kMaxPartBudget = uint64_t(1) << 50;
   uint64_t proof_in_parts(const State& root, Color winner, int rep, uint64_t* searched) {
@@ -874,6 +927,11 @@ class SolveSession {
     const std::string rounds = (folder / "rounds").string();
     for (uint64_t budget = first_part_budget(rounds, missing.size()); !missing.empty();) {
       const uint64_t next = std::min(budget * 4, kMaxPartBudget);
+      // Past the rounds on the table, only the parts the table holds proven
+      // (the job manager's, after a hand-over) are written here; the rest
+      // go to the manager, once a run (a part that its tree proved and the
+      // table then lost goes on in rounds).
+      const bool table_only = budget > cfg_.part_budget_max && !handed_over_.count(rep);
       std::vector<Move> open;
       for (Move m : missing) {
         if (stop_requested().load()) throw ProofCutShort{rep};
@@ -881,11 +939,14 @@ class SolveSession {
         const std::string part = "part " + move_name(n_, m) + " (" + std::to_string(written + 1) + " of " +
                                  std::to_string(replies.size()) + ")";
         {
-          const ProofStatusLine status(
-              *this, "proving " + point + "'s " + part + " within " + human_count(double(budget)) + " nodes",
-              true);
+          const ProofStatusLine status(*this,
+                                       table_only ? "looking up " + point + "'s " + part + " in the table"
+                                                  : "proving " + point + "'s " + part + " within " +
+                                                        human_count(double(budget)) + " nodes",
+                                       !table_only);
           const uint64_t before = *searched;
-          const bool proven = prove_on_table(child, winner, budget, rep, searched);
+          const bool proven = table_only ? held_proven(child, winner, rep)
+                                         : prove_on_table(child, winner, budget, rep, searched);
           proving[m] += *searched - before;
           if (!proven) {
             open.push_back(m);
@@ -906,6 +967,10 @@ class SolveSession {
                     << " s in all; " << proving[m] << " nodes to prove it, " << rebuilt
                     << " to prove again what the table lost)\n";
       }
+      if (!open.empty() && table_only) {
+        write_file_atomically(rounds, "budget " + std::to_string(budget) + "\n");
+        throw PartsToManager{rep, open.size()};
+      }
       if (!open.empty()) {
         if (!cfg_.quiet)
           std::cerr << "proof of " << point << ": " << open.size() << " part" << (open.size() == 1 ? "" : "s")
@@ -914,7 +979,7 @@ class SolveSession {
         write_file_atomically(rounds, "budget " + std::to_string(next) + "\n");
       }
       missing = std::move(open);
-      budget = next;
+      if (!table_only) budget = next;
     }
     write_file_atomically(file, compress_xz(index.to_text()));
     std::error_code ec;
@@ -959,7 +1024,23 @@ class SolveSession {
   // read is said so and passed over: it only saves time).
   uint64_t first_part_budget(const std::string& rounds, size_t missing) const {
     if (!missing || !std::filesystem::exists(rounds)) return kFirstPartBudget;
+    if (const std::optional<uint64_t> budget = rounds_budget(rounds)) {
+      if (!cfg_.quiet)
+        std::cerr << "the parts' rounds go on from an earlier run's: " << human_count(double(*budget))
+                  << " nodes a part\n";
+      return *budget;
+    }
+    std::cerr << rounds << " does not read as `budget N` (N from " << kFirstPartBudget << " to "
+              << kMaxPartBudget << "); the rounds start from " << human_count(double(kFirstPartBudget))
+              << " nodes\n";
+    return kFirstPartBudget;
+  }
+
+  // The budget a rounds file names, if it is there and reads as `budget N`
+  // with N from kFirstPartBudget to kMaxPartBudget.
+  static std::optional<uint64_t> rounds_budget(const std::string& rounds) {
     try {
+      if (!std::filesystem::exists(rounds)) return std::nullopt;
       const std::string text = read_file(rounds);
       const std::string_view prefix = "budget ";
       uint64_t budget = 0;
@@ -968,17 +1049,10 @@ class SolveSession {
                          ? std::from_chars(text.data() + prefix.size(), end, budget)
                          : std::from_chars_result{text.data(), std::errc::invalid_argument};
       if (r.ec == std::errc() && std::string_view(r.ptr, end) == "\n" && budget >= kFirstPartBudget &&
-          budget <= kMaxPartBudget) {
-        if (!cfg_.quiet)
-          std::cerr << "the parts' rounds go on from an earlier run's: " << human_count(double(budget))
-                    << " nodes a part\n";
+          budget <= kMaxPartBudget)
         return budget;
-      }
     } catch (const std::exception&) {}
-    std::cerr << rounds << " does not read as `budget N` (N from " << kFirstPartBudget << " to "
-              << kMaxPartBudget << "); the rounds start from " << human_count(double(kFirstPartBudget))
-              << " nodes\n";
-    return kFirstPartBudget;
+    return std::nullopt;
   }
 
   // Proves pos on the table with the proof threads, unless the table holds
@@ -1039,6 +1113,65 @@ class SolveSession {
     r.nodes_list.assign(1, CheckpointNode{});
     r.nodes_list[0].value = value;
     return r;
+  }
+
+  // Whether class rep's parts left are for the job manager: its rounds
+  // file names a budget past part_budget_max.
+  bool parts_to_manager(int rep) const {
+    const std::optional<uint64_t> b = rounds_budget(class_parts_folder(rep) + "/rounds");
+    return b && *b > cfg_.part_budget_max;
+  }
+
+  // c's tree with its root open and expanded, each reply whose part is on
+  // disk whole settled (its winner wins it) and its subtree dropped, the
+  // other replies' subtrees kept as they are; *open (if given) gets the
+  // number of those others.
+  CheckpointClass with_parts_settled(const CheckpointClass& c, int rep, int* open) const {
+    const State& root = root_of()(rep);
+    const Color winner = other(Game::board(root).to_move);
+    CheckpointClass r = c;
+    r.nodes_list.clear();
+    CheckpointNode top = c.nodes_list.empty() ? CheckpointNode{} : c.nodes_list[0];
+    top.path.clear();
+    top.value = CheckpointNode::Value::Open;
+    top.expanded = true;
+    r.nodes_list.push_back(top);
+    // The replies the manager's tree has (JobManager::expand): the moves
+    // df-pn searches, one per key on a symmetric root.
+    const NodeMoves<W> nm = Game::moves(root);
+    std::set<uint64_t> keys;
+    std::set<Move> settled;
+    int others = 0;
+    if (nm.kind == NodeKind::Search)
+      nm.moves.for_each([&](int m) {
+        const uint64_t key = Game::child_key(root, m, cfg_.dfpn.symmetry);
+        if (cfg_.dfpn.symmetry && Game::board(root).is_symmetric() && !keys.insert(key).second) return;
+        if (!whole_part(class_parts_folder(rep) + "/" + move_name(n_, Move(m)) + ".proof.xz",
+                        Game::child(root, Move(m)), winner)) {
+          ++others;
+          return;
+        }
+        settled.insert(Move(m));
+        CheckpointNode n;
+        n.path = {Move(m)};
+        n.value = CheckpointNode::Value::MoverWins;
+        r.nodes_list.push_back(n);
+      });
+    // The saved subtrees of the others, in their order (parents first).
+    if (!c.nodes_list.empty() && c.nodes_list[0].expanded &&
+        c.nodes_list[0].value == CheckpointNode::Value::Open)
+      for (size_t i = 1; i < c.nodes_list.size(); ++i)
+        if (!settled.count(c.nodes_list[i].path[0])) r.nodes_list.push_back(c.nodes_list[i]);
+    if (open) *open = others;
+    return r;
+  }
+
+  // Whether the table holds pos proven for `winner` (throws as
+  // prove_on_table when it holds it proven for the other side).
+  bool held_proven(const State& pos, Color winner, int rep) {
+    const auto f = tt_->probe(Game::key(pos, cfg_.dfpn.symmetry));
+    if (!f.hit || (f.pn != 0 && f.dn != 0)) return false;
+    return prove_on_table(pos, winner, 0, rep, nullptr);
   }
 
   // What the progress line says while a proof is built (manager_progress_line).
@@ -1156,6 +1289,7 @@ class SolveSession {
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<JobManager<Game, W>> manager_;
   std::unique_ptr<PieceFiles> pieces_;
+  std::set<int> handed_over_;  // classes whose parts left went back to the manager in this run
   std::set<int> resumed_;  // classes whose trees came from the checkpoint  // with --proof: the proven nodes'
                            // proof pieces
   bool piece_warned_ = false;

@@ -96,6 +96,31 @@ class JobManager {
 
   void on_node_proven(OnNodeProven f) { on_node_proven_ = std::move(f); }
 
+  // Opens again a class whose root was proven but whose proof the caller
+  // has not finished (a Konobi proof in parts whose hardest replies are
+  // left to jobs, so that their search is kept in the checkpoints): its
+  // tree becomes `saved`, whose root is open and whose replies already
+  // covered are settled. Jobs still in flight on the old tree are let run
+  // out and their reports passed over. Called between two run()s.
+  void reopen(int opening, const CheckpointClass& saved) {
+    for (size_t k = 0; k < trees_.size(); ++k) {
+      Tree& t = trees_[k];
+      if (t.opening != opening) continue;
+      for (auto it = flights_.begin(); it != flights_.end();)
+        if (it->second.tree == int(k)) stale_.insert(it->first), it = flights_.erase(it);
+        else ++it;
+      Tree fresh;
+      fresh.opening = opening;
+      // Not settled from the table, which holds the root proven.
+      fresh.nodes.push_back(make_node(-1, kPass, Game::key(root_of_(opening), opt_.symmetry)));
+      restore(fresh, saved);
+      fresh.totals = t.totals;  // the class's effort goes on (saved's totals are not used)
+      t = std::move(fresh);
+      return;
+    }
+    throw std::logic_error("reopen: no such class");
+  }
+
   // Runs until every class is proven or `stop` is raised; then stops the
   // jobs in flight, takes their reports and calls on_checkpoint a last time.
   // Returns true when every class was proven.
@@ -440,6 +465,10 @@ class JobManager {
   // --- a job ended ------------------------------------------------------------
 
   void apply(const JobReport& r) {
+    if (stale_.erase(r.id)) {  // a job on a tree that reopen() replaced
+      --in_flight_;
+      return;
+    }
     const auto it = flights_.find(r.id);
     if (it == flights_.end()) throw std::logic_error("a report for a job the manager did not send");
     const auto [k, i] = it->second;
@@ -563,6 +592,7 @@ class JobManager {
   Checkpoint identity_;
   std::vector<Tree> trees_;
   std::map<uint64_t, Flight> flights_;
+  std::set<uint64_t> stale_;  // jobs in flight on trees that reopen() replaced
   const OnProven* on_proven_ = nullptr;
   const OnCheckpoint* on_checkpoint_ = nullptr;
   OnNodeProven on_node_proven_;
