@@ -452,22 +452,18 @@ class SolveSession {
       if constexpr (!kGonnect)
         if (from && !from->nodes_list.empty() && from->nodes_list[0].value == CheckpointNode::Value::Open &&
             parts_begun(rep)) {
-          if (parts_to_manager(rep)) {
-            // Parts past the rounds on the table: the tree searches them on.
-            int left = 0;
-            from = &(begun = with_parts_settled(*from, rep, &left)).value();
-            handed_over_.insert(rep);
-            if (!cfg_.quiet)
-              std::cerr << point_name(n_, rep) << ": " << left
-                        << " parts of its proof are left past the rounds on the table; the job manager "
-                           "searches them on\n";
-          } else {
-            from = &(begun = root_alone(*from, CheckpointNode::Value::MoverLoses)).value();
-            if (!cfg_.quiet)
-              std::cerr << point_name(n_, rep)
-                        << ": an earlier run proved its root and began its proof in parts ("
-                        << class_parts_folder(rep) << "); going on with the parts\n";
-          }
+          // An earlier run proved its root (parts are written only then)
+          // and handed the parts left to the manager, or stopped before its
+          // checkpoints kept a proven root: the tree searches them on,
+          // the replies whose parts are written settled.
+          int left = 0;
+          from = &(begun = with_parts_settled(*from, rep, &left)).value();
+          handed_over_.insert(rep);
+          if (!cfg_.quiet)
+            std::cerr << point_name(n_, rep)
+                      << ": an earlier run proved its root and began its proof in parts ("
+                      << class_parts_folder(rep) << "); the job manager searches the " << left
+                      << " replies left\n";
         }
       try {
         manager_->add_class(rep, from);
@@ -1108,20 +1104,6 @@ class SolveSession {
   }
 
   // A saved class reduced to its root, proven with `value`.
-  static CheckpointClass root_alone(const CheckpointClass& c, CheckpointNode::Value value) {
-    CheckpointClass r = c;
-    r.nodes_list.assign(1, CheckpointNode{});
-    r.nodes_list[0].value = value;
-    return r;
-  }
-
-  // Whether class rep's parts left are for the job manager: its rounds
-  // file names a budget past part_budget_max.
-  bool parts_to_manager(int rep) const {
-    const std::optional<uint64_t> b = rounds_budget(class_parts_folder(rep) + "/rounds");
-    return b && *b > cfg_.part_budget_max;
-  }
-
   // c's tree with its root open and expanded, each reply whose part is on
   // disk whole settled (its winner wins it) and its subtree dropped, the
   // other replies' subtrees kept as they are; *open (if given) gets the
