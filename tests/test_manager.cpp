@@ -217,12 +217,14 @@ TEST_CASE(
   mo.job_nodes = 100;
   mo.checkpoint_every = 0;  // a checkpoint every turn of the loop
   struct Stopped {};
+  // A fresh table, pool and manager for each section (Catch runs the case
+  // once a section).
+  konobi::TranspositionTable tt(16);
+  Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+  Manager manager(
+      pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+  manager.add_class(0);
   SECTION("on the same manager and table, jobs of the old tree still in flight") {
-    konobi::TranspositionTable tt(16);
-    Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
-    Manager manager(
-        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
-    manager.add_class(0);
     CHECK_THROWS_AS(manager.run(
                         nullptr, [&](int, bool, const konobi::ClassTotals&) { throw Stopped{}; },
                         [](const konobi::Checkpoint&) {}),
@@ -242,11 +244,6 @@ TEST_CASE(
     CHECK(at_end.classes.empty());
   }
   SECTION("on a fresh table: the open replies are searched, and the checkpoints keep the settled ones") {
-    konobi::TranspositionTable tt(16);
-    Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
-    Manager manager(
-        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
-    manager.add_class(0);
     manager.reopen(0, reopened);
     std::optional<konobi::Checkpoint> first;
     int announced = 0;
