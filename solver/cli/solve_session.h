@@ -1103,7 +1103,6 @@ class SolveSession {
     return any;
   }
 
-  // A saved class reduced to its root, proven with `value`.
   // c's tree with its root open and expanded, each reply whose part is on
   // disk whole settled (its winner wins it) and its subtree dropped, the
   // other replies' subtrees kept as they are; *open (if given) gets the
@@ -1270,10 +1269,9 @@ class SolveSession {
   std::unique_ptr<MpiChannel> channel_;  // before the pool: it outlives it
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<JobManager<Game, W>> manager_;
-  std::unique_ptr<PieceFiles> pieces_;
-  std::set<int> handed_over_;  // classes whose parts left went back to the manager in this run
-  std::set<int> resumed_;  // classes whose trees came from the checkpoint  // with --proof: the proven nodes'
-                           // proof pieces
+  std::unique_ptr<PieceFiles> pieces_;  // with --proof: the proven nodes' proof pieces
+  std::set<int> handed_over_;           // classes whose parts left went back to the manager in this run
+  std::set<int> resumed_;               // classes whose trees came from the checkpoint
   bool piece_warned_ = false;
   // For the progress line (its thread alone): each open class's pn and dn
   // over time, for an estimate of what is left.
