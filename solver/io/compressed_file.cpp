@@ -203,8 +203,20 @@ std::string read_maybe_compressed(const std::string& path, size_t limit, bool pr
 }
 
 std::string compress_xz(std::string_view text) {
+  // Preset 6's 8 MiB dictionary makes its encoder take about 94 MiB, which
+  // is allocated and touched on every call. A dictionary larger than the
+  // text finds no more matches, so it is cut to the text's size (rounded up
+  // to a power of two, at least liblzma's 4 KiB minimum): the same
+  // compression, and a checkpoint written many times a second (the resume
+  // tests) costs a few MiB of memory each time instead of 94.
+  lzma_options_lzma opt;
+  if (lzma_lzma_preset(&opt, 6)) throw std::runtime_error("cannot start the .xz encoder");
+  uint32_t dict = LZMA_DICT_SIZE_MIN;
+  while (dict < opt.dict_size && dict < text.size()) dict *= 2;
+  opt.dict_size = dict;
+  const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &opt}, {LZMA_VLI_UNKNOWN, nullptr}};
   lzma_stream s = LZMA_STREAM_INIT;
-  if (lzma_easy_encoder(&s, 6, LZMA_CHECK_CRC64) != LZMA_OK)
+  if (lzma_stream_encoder(&s, filters, LZMA_CHECK_CRC64) != LZMA_OK)
     throw std::runtime_error("cannot start the .xz encoder");
   std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&s, lzma_end);
   std::string out;

@@ -33,7 +33,8 @@ std::string decompress(std::string_view data, Compression kind, const std::strin
 std::string read_maybe_compressed(const std::string& path, size_t limit = kMaxDecompressedBytes,
                                   bool prefix = false);
 
-// The .xz form of `text` (preset 6, CRC64, as `xz` writes by default).
+// The .xz form of `text`: preset 6 and CRC64, as `xz` writes by default,
+// with the dictionary no larger than the text needs.
 std::string compress_xz(std::string_view text);
 
 }  // namespace konobi
