@@ -572,12 +572,13 @@ class SolveSession {
   // already, lost by its mover: its proof is the opener's strategy alone,
   // so the nodes its tree proves for the other side (the opener's moves
   // refuted) get no piece. On 6x6 c3 every piece built after the hand-over
-  // had been of that kind, 0.8 M entries in a few hours that no part reads.
+  // had been of that kind, 3.1 M entries that no part reads.
   void build_piece(int rep, const std::vector<Move>& path, bool mover_wins) {
-    const State pos = job_leaf<Game, W>(root_of()(rep), path);
+    const State root = root_of()(rep);
+    const State pos = job_leaf<Game, W>(root, path);
     const Color mover = Game::board(pos).to_move;
     const Color winner = mover_wins ? mover : other(mover);
-    if (handed_over_.count(rep) && winner == Game::board(root_of()(rep)).to_move) return;
+    if (handed_over_.count(rep) && winner == Game::board(root).to_move) return;
     try {
       add_piece(rep, pos, winner, path, cfg_.job_nodes);
     } catch (const SearchLimitReached&) { ++pieces_left_; } catch (const std::exception& e) {
