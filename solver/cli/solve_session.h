@@ -572,13 +572,19 @@ class SolveSession {
   // already, lost by its mover: its proof is the opener's strategy alone,
   // so the nodes its tree proves for the other side (the opener's moves
   // refuted) get no piece. On 6x6 c3 every piece built after the hand-over
-  // had been of that kind, 3.1 M entries that no part reads.
+  // had been of that kind, 3.1 M entries that no part reads. A reply it
+  // proves for the opener is a part of that proof, written at once
+  // (write_reply_parts) rather than as a piece.
   void build_piece(int rep, const std::vector<Move>& path, bool mover_wins) {
     const State root = root_of()(rep);
     const State pos = job_leaf<Game, W>(root, path);
     const Color mover = Game::board(pos).to_move;
     const Color winner = mover_wins ? mover : other(mover);
-    if (handed_over_.count(rep) && winner == Game::board(root).to_move) return;
+    if (handed_over_.count(rep)) {
+      if (winner == Game::board(root).to_move) return;
+      if constexpr (!kGonnect)
+        if (path.size() == 1 && write_reply_parts(rep, root, path[0], winner)) return;
+    }
     try {
       add_piece(rep, pos, winner, path, cfg_.job_nodes);
     } catch (const SearchLimitReached&) { ++pieces_left_; } catch (const std::exception& e) {
@@ -589,6 +595,45 @@ class SolveSession {
                   << "); the class's proof will search for it\n";
       piece_warned_ = true;
     }
+  }
+
+  // In a class handed back to the manager, the parts of a reply its tree
+  // has just proven for the class's winner, and of the replies that the
+  // root's symmetry makes the same position: built now, from the table
+  // that proved it and the pieces, with no budget (the manager's jobs wait
+  // meanwhile). At the class's end, perhaps runs later, the table would
+  // have lost the reply and its part would be proven again: on 6x6 c3 the
+  // tree proved c4, whose piece did not fit a job's budget, and a part
+  // for c4 had failed a round of 1.07 G nodes before. False when a stop
+  // cut a part short (it is built at the class's end, as before).
+  bool write_reply_parts(int rep, const State& root, Move reply, Color winner) {
+    const uint64_t key = Game::child_key(root, reply, cfg_.dfpn.symmetry);
+    const std::string point = point_name(n_, rep);
+    bool whole = true;
+    Rules::placements(root).for_each([&](int m) {
+      if (!whole || Game::child_key(root, m, cfg_.dfpn.symmetry) != key) return;
+      const State child = Game::child(root, Move(m));
+      const std::string path = class_part_path(rep, Move(m));
+      if (whole_part(path, child, winner)) return;
+      const ProofStatusLine status(*this, "building the proof of " + point + ": part " +
+                                              move_name(n_, Move(m)) +
+                                              ", which the job manager's tree proved");
+      uint64_t rebuilt = 0;
+      try {
+        const size_t count = write_part(child, winner, rep, path, &rebuilt);
+        if (!cfg_.quiet)
+          std::cerr << "proof of " << point << ": part " << move_name(n_, Move(m))
+                    << " written as the job manager's tree proved it (" << count << " entries, " << rebuilt
+                    << " nodes to prove again what the table lost)\n";
+      } catch (const ProofCutShort&) {
+        whole = false;
+      } catch (const std::exception& e) {  // as a piece would be: the class's end tries again
+        std::cerr << "the part " << move_name(n_, Move(m)) << " of " << point << "'s proof was not written ("
+                  << e.what() << "); the class's end will build it\n";
+        whole = false;
+      }
+    });
+    return whole;
   }
 
   // Adds to class rep's pieces what they lack of the proof that `winner`
@@ -861,6 +906,9 @@ class SolveSession {
   // (konobi-6x6-c3.proof.xz, konobi-6x6-c3.parts/).
   std::string class_proof_path(int rep) const { return class_proof_stem(rep) + ".proof.xz"; }
   std::string class_parts_folder(int rep) const { return class_proof_stem(rep) + ".parts"; }
+  std::string class_part_path(int rep, Move m) const {
+    return class_parts_folder(rep) + "/" + move_name(n_, m) + ".proof.xz";
+  }
   std::string class_proof_stem(int rep) const {
     return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep);
   }
@@ -914,13 +962,12 @@ class SolveSession {
     index.fields = {{"size", std::to_string(n_)},
                     {"start", format_position(to_text(root))},
                     {"winner", winner == Black ? "black" : "white"}};
-    const auto part_path = [&](Move m) { return (folder / (move_name(n_, m) + ".proof.xz")).string(); };
     uint64_t entries = 0;
     int written = 0;
     std::vector<Move> missing;
     for (Move m : replies) {
       index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + move_name(n_, m) + ".proof.xz");
-      if (const auto whole = whole_part(part_path(m), Game::child(root, m), winner)) {
+      if (const auto whole = whole_part(class_part_path(rep, m), Game::child(root, m), winner)) {
         entries += *whole;
         ++written;
       } else {
@@ -960,7 +1007,7 @@ class SolveSession {
         }
         const ProofStatusLine status(*this, "building the proof of " + point + ": " + part);
         uint64_t rebuilt = 0;
-        const size_t count = write_part(child, winner, rep, part_path(m), &rebuilt);
+        const size_t count = write_part(child, winner, rep, class_part_path(rep, m), &rebuilt);
         *searched += rebuilt;
         entries += count;
         ++written;
@@ -1105,9 +1152,7 @@ class SolveSession {
     bool any = false;
     Rules::placements(root).for_each([&](int m) {
       if (!any)
-        any = whole_part(class_parts_folder(rep) + "/" + move_name(n_, Move(m)) + ".proof.xz",
-                         Game::child(root, Move(m)), winner)
-                  .has_value();
+        any = whole_part(class_part_path(rep, Move(m)), Game::child(root, Move(m)), winner).has_value();
     });
     return any;
   }
@@ -1136,8 +1181,7 @@ class SolveSession {
       nm.moves.for_each([&](int m) {
         const uint64_t key = Game::child_key(root, m, cfg_.dfpn.symmetry);
         if (cfg_.dfpn.symmetry && Game::board(root).is_symmetric() && !keys.insert(key).second) return;
-        if (!whole_part(class_parts_folder(rep) + "/" + move_name(n_, Move(m)) + ".proof.xz",
-                        Game::child(root, Move(m)), winner)) {
+        if (!whole_part(class_part_path(rep, Move(m)), Game::child(root, Move(m)), winner)) {
           ++others;
           return;
         }
