@@ -1171,26 +1171,20 @@ class SolveSession {
     top.value = CheckpointNode::Value::Open;
     top.expanded = true;
     r.nodes_list.push_back(top);
-    // The replies the manager's tree has (JobManager::expand): the moves
-    // df-pn searches, one per key on a symmetric root.
-    const NodeMoves<W> nm = Game::moves(root);
-    std::set<uint64_t> keys;
+    // The replies the manager's tree has.
     std::set<Move> settled;
     int others = 0;
-    if (nm.kind == NodeKind::Search)
-      nm.moves.for_each([&](int m) {
-        const uint64_t key = Game::child_key(root, m, cfg_.dfpn.symmetry);
-        if (cfg_.dfpn.symmetry && Game::board(root).is_symmetric() && !keys.insert(key).second) return;
-        if (!whole_part(class_part_path(rep, Move(m)), Game::child(root, Move(m)), winner)) {
-          ++others;
-          return;
-        }
-        settled.insert(Move(m));
-        CheckpointNode n;
-        n.path = {Move(m)};
-        n.value = CheckpointNode::Value::MoverWins;
-        r.nodes_list.push_back(n);
-      });
+    for (const auto& [key, m] : JobManager<Game, W>::children(root, cfg_.dfpn.symmetry)) {
+      if (!whole_part(class_part_path(rep, m), Game::child(root, m), winner)) {
+        ++others;
+        continue;
+      }
+      settled.insert(m);
+      CheckpointNode n;
+      n.path = {m};
+      n.value = CheckpointNode::Value::MoverWins;
+      r.nodes_list.push_back(n);
+    }
     // The saved subtrees of the others, in their order (parents first).
     if (!c.nodes_list.empty() && c.nodes_list[0].expanded &&
         c.nodes_list[0].value == CheckpointNode::Value::Open)

@@ -96,6 +96,24 @@ class JobManager {
 
   void on_node_proven(OnNodeProven f) { on_node_proven_ = std::move(f); }
 
+  // The children a node of the tree gets for position s, in move order,
+  // with their keys: the moves df-pn searches (or the pass it must make),
+  // one per key on a symmetric position, the lowest move of each.
+  static std::vector<std::pair<uint64_t, Move>> children(const State& s, bool symmetry) {
+    const NodeMoves<W> nm = Game::moves(s);
+    std::vector<std::pair<uint64_t, Move>> kids;
+    if (nm.kind == NodeKind::PassOnly) kids.push_back({Game::key(Game::child(s, kPass), symmetry), kPass});
+    else if (nm.kind == NodeKind::Search)
+      nm.moves.for_each([&](int m) { kids.push_back({Game::child_key(s, m, symmetry), Move(m)}); });
+    if (symmetry && Game::board(s).is_symmetric()) {
+      std::stable_sort(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.first < b.first; });
+      kids.erase(std::unique(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.first == b.first; }),
+                 kids.end());
+      std::stable_sort(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    }
+    return kids;
+  }
+
   // Opens again a class whose root was proven but whose proof the caller
   // has not finished (a Konobi proof in parts whose hardest replies are
   // left to jobs, so that their search is kept in the checkpoints): its
@@ -302,18 +320,7 @@ class JobManager {
   // exact shortcuts), one per symmetry class on a symmetric position.
   void expand(Tree& t, int i) {
     const State s = position(t, i);
-    const NodeMoves<W> nm = Game::moves(s);
-    std::vector<std::pair<uint64_t, Move>> kids;
-    if (nm.kind == NodeKind::PassOnly)
-      kids.push_back({Game::key(Game::child(s, kPass), opt_.symmetry), kPass});
-    else if (nm.kind == NodeKind::Search)
-      nm.moves.for_each([&](int m) { kids.push_back({Game::child_key(s, m, opt_.symmetry), Move(m)}); });
-    if (opt_.symmetry && Game::board(s).is_symmetric()) {
-      std::stable_sort(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.first < b.first; });
-      kids.erase(std::unique(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.first == b.first; }),
-                 kids.end());
-      std::stable_sort(kids.begin(), kids.end(), [](auto& a, auto& b) { return a.second < b.second; });
-    }
+    const auto kids = children(s, opt_.symmetry);
     t.nodes[i].expanded = true;
     for (const auto& [key, m] : kids) {
       const int c = int(t.nodes.size());
