@@ -595,6 +595,66 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
 }
 #endif
 
+TEST_CASE("a reply the manager's tree proves in a class in parts is written at once, with its mirror image",
+          "[cli]") {
+  // 5x5 a3, which Black wins: its root is symmetric (the rows flipped), so
+  // the manager's tree has one child for the replies a2 and a4, and the
+  // part it proves is written for both.
+  TempDir dir;
+  const std::string out = dir / "r5.json", proofs = dir / "p";
+  const std::vector<std::string> base{"solve",      "--size", "5",       "--manager", "--no-store",
+                                      "--openings", "a3",     "--tt-mb", "64",        "--threads",
+                                      "2",          "--out",  out,       "--proof",   proofs};
+  auto with = [&](std::initializer_list<const char*> more) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  // Carried over (the memory guard's first look stops the first run), then
+  // proven in parts, one per reply.
+  const Run first = run_konobi(with({"--memory-floor-mb", "100000000"}));
+  require_no_crash(first, true);
+  REQUIRE(first.status == 130);
+  fs::copy_file(dir / "r5.checkpoint.xz", dir / "saved.checkpoint.xz");
+  fs::copy_file(out, dir / "saved.json");
+  const Run second = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+  require_no_crash(second, true);
+  INFO("stderr (second): " << second.err);
+  REQUIRE(second.status == 0);
+  const fs::path file = fs::path(proofs) / "konobi-5x5-a3.proof.xz",
+                 parts = fs::path(proofs) / "konobi-5x5-a3.parts";
+  REQUIRE(fs::exists(file));
+  REQUIRE(files_in(parts).size() == 24);
+
+  // Again from the first run's checkpoint without the twins' parts: the
+  // parts on disk say the root was proven, the tree searches the one child
+  // left and writes both parts as soon as it proves it.
+  fs::copy_file(dir / "saved.checkpoint.xz", dir / "r5.checkpoint.xz", fs::copy_options::overwrite_existing);
+  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+  fs::remove(file);
+  fs::remove(parts / "a2.proof.xz");
+  fs::remove(parts / "a4.proof.xz");
+  const Run third = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+  require_no_crash(third, true);
+  INFO("stderr (third): " << third.err);
+  REQUIRE(third.status == 0);
+  CHECK_THAT(third.err, Contains("a3: an earlier run proved its root and began its proof in parts") &&
+                            Contains("the job manager searches the 1 reply left"));
+  CHECK_THAT(third.err, Contains("part a2 written as the job manager's tree proved it (") &&
+                            Contains("part a4 written as the job manager's tree proved it ("));
+  CHECK_THAT(third.err, !Contains("part a2 written (") && !Contains("part a4 written ("));
+  REQUIRE(files_in(parts).size() == 24);
+  const konobi::Results r = load(out);
+  const int a3 = konobi::parse_point(5, "a3");
+  REQUIRE(r.openings[a3].solved);
+  CHECK(r.openings[a3].winner == "black");
+  const Run ok = run_konobi({"verify-proof", file});
+  INFO(ok.out);
+  require_status(ok, 0);
+  CHECK_THAT(ok.out, Contains("format 3, 24 parts, " + std::to_string(r.openings[a3].proof_size) +
+                              " strategy entries"));
+}
+
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   TempDir dir;
   const std::string out = dir / "r.json";

@@ -463,7 +463,7 @@ class SolveSession {
             std::cerr << point_name(n_, rep)
                       << ": an earlier run proved its root and began its proof in parts ("
                       << class_parts_folder(rep) << "); the job manager searches the " << left
-                      << " replies left\n";
+                      << (left == 1 ? " reply" : " replies") << " left\n";
         }
       try {
         manager_->add_class(rep, from);
