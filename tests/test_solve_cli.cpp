@@ -432,6 +432,41 @@ TEST_CASE("a solve short of memory stops as on Ctrl-C, saving, and carries on fr
   CHECK_THAT(refused.err, Contains("--memory-floor-mb must be"));
 }
 
+// A 5x5 class solved by the job manager with proofs, in a folder of its
+// own (r5.json, p/): its arguments with more added, and its first run,
+// which the memory guard's first look stops (as in the test above) so
+// that the class is carried over from its checkpoint; that checkpoint and
+// results file are kept (saved.checkpoint.xz, saved.json) to run the
+// class's end again from them.
+struct CarriedClass {
+  TempDir dir;
+  const std::string out = dir / "r5.json", proofs = dir / "p";
+  const std::vector<std::string> base;
+  explicit CarriedClass(const char* opening)
+      : base{"solve", "--size",    "5", "--manager", "--no-store", "--openings", opening, "--tt-mb",
+             "64",    "--threads", "2", "--out",     out,          "--proof",    proofs} {}
+  std::vector<std::string> with(std::initializer_list<const char*> more) const {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  }
+  void first_run() const {
+    const Run first = run_konobi(with({"--memory-floor-mb", "100000000"}));
+    require_no_crash(first, true);
+    REQUIRE(first.status == 130);
+    REQUIRE(fs::exists(dir / "r5.checkpoint.xz"));
+    fs::copy_file(dir / "r5.checkpoint.xz", dir / "saved.checkpoint.xz");
+    fs::copy_file(out, dir / "saved.json");
+  }
+  // The second, resumed, which proves the class in parts.
+  void second_run() const {
+    const Run second = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+    require_no_crash(second, true);
+    INFO("stderr (resumed): " << second.err);
+    REQUIRE(second.status == 0);
+  }
+};
+
 // Three 5x5 solves of a class (20 s in Release): only outside the sanitizer
 // build, where they would take ten times as long. The checker's side of
 // format 3 is tested there too (test_proofs.cpp).
@@ -439,30 +474,13 @@ TEST_CASE("a solve short of memory stops as on Ctrl-C, saving, and carries on fr
 TEST_CASE("a class carried over and lost by its mover is proven in parts, one a reply, kept across a stop",
           "[cli]") {
   // 5x5 a2, which Black wins: White to move loses, so the proof covers all
-  // 24 replies. The memory guard's first look stops the first run (as in
-  // the test above), so the class is carried over from its checkpoint.
-  TempDir dir;
-  const std::string out = dir / "r5.json", proofs = dir / "p";
-  const std::vector<std::string> base{"solve",      "--size", "5",       "--manager", "--no-store",
-                                      "--openings", "a2",     "--tt-mb", "64",        "--threads",
-                                      "2",          "--out",  out,       "--proof",   proofs};
-  auto with = [&](std::initializer_list<const char*> more) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), more.begin(), more.end());
-    return a;
-  };
-  const Run first = run_konobi(with({"--memory-floor-mb", "100000000"}));
-  require_no_crash(first, true);
-  REQUIRE(first.status == 130);
-  REQUIRE(fs::exists(dir / "r5.checkpoint.xz"));
-  // Kept to run the class's end a second time below.
-  fs::copy_file(dir / "r5.checkpoint.xz", dir / "saved.checkpoint.xz");
-  fs::copy_file(out, dir / "saved.json");
-
-  const Run second = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
-  require_no_crash(second, true);
-  INFO("stderr (resumed): " << second.err);
-  REQUIRE(second.status == 0);
+  // 24 replies.
+  const CarriedClass c("a2");
+  const TempDir& dir = c.dir;
+  const std::string &out = c.out, &proofs = c.proofs;
+  auto with = [&](std::initializer_list<const char*> more) { return c.with(more); };
+  c.first_run();
+  c.second_run();
   const konobi::Results r = load(out);
   const int a2 = konobi::parse_point(5, "a2");
   REQUIRE(r.openings[a2].solved);
@@ -599,28 +617,13 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
           "[cli]") {
   // 5x5 a3, which Black wins: its root is symmetric (the rows flipped), so
   // the manager's tree has one child for the replies a2 and a4, and the
-  // part it proves is written for both.
-  TempDir dir;
-  const std::string out = dir / "r5.json", proofs = dir / "p";
-  const std::vector<std::string> base{"solve",      "--size", "5",       "--manager", "--no-store",
-                                      "--openings", "a3",     "--tt-mb", "64",        "--threads",
-                                      "2",          "--out",  out,       "--proof",   proofs};
-  auto with = [&](std::initializer_list<const char*> more) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), more.begin(), more.end());
-    return a;
-  };
-  // Carried over (the memory guard's first look stops the first run), then
-  // proven in parts, one per reply.
-  const Run first = run_konobi(with({"--memory-floor-mb", "100000000"}));
-  require_no_crash(first, true);
-  REQUIRE(first.status == 130);
-  fs::copy_file(dir / "r5.checkpoint.xz", dir / "saved.checkpoint.xz");
-  fs::copy_file(out, dir / "saved.json");
-  const Run second = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
-  require_no_crash(second, true);
-  INFO("stderr (second): " << second.err);
-  REQUIRE(second.status == 0);
+  // part it proves is written for both. Carried over, then proven in
+  // parts, one per reply:
+  const CarriedClass c("a3");
+  c.first_run();
+  c.second_run();
+  const TempDir& dir = c.dir;
+  const std::string &out = c.out, &proofs = c.proofs;
   const fs::path file = fs::path(proofs) / "konobi-5x5-a3.proof.xz",
                  parts = fs::path(proofs) / "konobi-5x5-a3.parts";
   REQUIRE(fs::exists(file));
@@ -634,7 +637,7 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
   fs::remove(file);
   fs::remove(parts / "a2.proof.xz");
   fs::remove(parts / "a4.proof.xz");
-  const Run third = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
+  const Run third = run_konobi(c.with({"--resume", "--memory-floor-mb", "0"}));
   require_no_crash(third, true);
   INFO("stderr (third): " << third.err);
   REQUIRE(third.status == 0);
