@@ -906,9 +906,8 @@ class SolveSession {
   // (konobi-6x6-c3.proof.xz, konobi-6x6-c3.parts/).
   std::string class_proof_path(int rep) const { return class_proof_stem(rep) + ".proof.xz"; }
   std::string class_parts_folder(int rep) const { return class_proof_stem(rep) + ".parts"; }
-  std::string class_part_path(int rep, Move m) const {
-    return class_parts_folder(rep) + "/" + move_name(n_, m) + ".proof.xz";
-  }
+  std::string class_part_path(int rep, Move m) const { return class_parts_folder(rep) + "/" + part_file(m); }
+  std::string part_file(Move reply) const { return move_name(n_, reply) + ".proof.xz"; }
   std::string class_proof_stem(int rep) const {
     return cfg_.proof_dir + "/" + Rules::name + "-" + nxn(n_) + "-" + point_name(n_, rep);
   }
@@ -966,7 +965,7 @@ class SolveSession {
     int written = 0;
     std::vector<Move> missing;
     for (Move m : replies) {
-      index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + move_name(n_, m) + ".proof.xz");
+      index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + part_file(m));
       if (const auto whole = whole_part(class_part_path(rep, m), Game::child(root, m), winner)) {
         entries += *whole;
         ++written;
