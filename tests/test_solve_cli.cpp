@@ -656,6 +656,36 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
   require_status(ok, 0);
   CHECK_THAT(ok.out, Contains("format 3, 24 parts, " + std::to_string(r.openings[a3].proof_size) +
                               " strategy entries"));
+
+  // A reply the saved tree holds proven without its part (a stop cut the
+  // part short, or an older run proved it) is searched again by the tree,
+  // whose table is gone, and written as it falls, not left to the class's
+  // end. The first run's tree, its root expanded and a2 proven in it:
+  konobi::Checkpoint saved = konobi::read_checkpoint(dir / "saved.checkpoint.xz");
+  REQUIRE(saved.classes.size() == 1);
+  konobi::CheckpointNode root = saved.classes[0].nodes_list.at(0);
+  root.expanded = true;
+  konobi::CheckpointNode proven;
+  proven.path = {konobi::Move(konobi::parse_point(5, "a2"))};
+  proven.value = konobi::CheckpointNode::Value::MoverWins;  // Black, to move after a2, wins
+  saved.classes[0].nodes_list = {root, proven};
+  konobi::write_checkpoint(dir / "r5.checkpoint.xz", saved);
+  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+  fs::remove(file);
+  fs::remove(parts / "a2.proof.xz");
+  fs::remove(parts / "a4.proof.xz");
+  const Run fourth = run_konobi(c.with({"--resume", "--memory-floor-mb", "0"}));
+  require_no_crash(fourth, true);
+  INFO("stderr (fourth): " << fourth.err);
+  REQUIRE(fourth.status == 0);
+  CHECK_THAT(fourth.err,
+             Contains("the job manager searches the 1 reply left (a2, which its tree had proven, is "
+                      "searched again, since the table that proved it is gone)"));
+  CHECK_THAT(fourth.err, Contains("part a2 written as the job manager's tree proved it (") &&
+                             Contains("part a4 written as the job manager's tree proved it ("));
+  CHECK_THAT(fourth.err, !Contains("part a2 written (") && !Contains("part a4 written ("));
+  REQUIRE(files_in(parts).size() == 24);
+  require_status(run_konobi({"verify-proof", file}), 0);
 }
 
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {

@@ -457,13 +457,25 @@ class SolveSession {
           // checkpoints kept a proven root: the tree searches them on,
           // the replies whose parts are written settled.
           int left = 0;
-          from = &(begun = with_parts_settled(*from, rep, &left)).value();
+          std::vector<Move> reopened;
+          from = &(begun = with_parts_settled(*from, rep, &left, &reopened)).value();
           handed_over_.insert(rep);
-          if (!cfg_.quiet)
+          if (!cfg_.quiet) {
             std::cerr << point_name(n_, rep)
                       << ": an earlier run proved its root and began its proof in parts ("
                       << class_parts_folder(rep) << "); the job manager searches the " << left
-                      << (left == 1 ? " reply" : " replies") << " left\n";
+                      << (left == 1 ? " reply" : " replies") << " left";
+            if (!reopened.empty()) {
+              std::cerr << " (";
+              for (size_t i = 0; i < reopened.size(); ++i)
+                std::cerr << (i ? ", " : "") << move_name(n_, reopened[i]);
+              std::cerr << (reopened.size() == 1 ? ", which its tree had proven, is"
+                                                 : ", which its tree had proven, are")
+                        << " searched again, since the table that proved "
+                        << (reopened.size() == 1 ? "it" : "them") << " is gone)";
+            }
+            std::cerr << "\n";
+          }
         }
       try {
         manager_->add_class(rep, from);
@@ -1160,7 +1172,17 @@ class SolveSession {
   // disk whole settled (its winner wins it) and its subtree dropped, the
   // other replies' subtrees kept as they are; *open (if given) gets the
   // number of those others.
-  CheckpointClass with_parts_settled(const CheckpointClass& c, int rep, int* open) const {
+  //
+  // A reply the saved tree holds proven but whose part is not on disk (a
+  // stop cut its part short, or it fell before parts were written as the
+  // tree proves them) is opened again, as a fresh leaf: the table that
+  // proved it is gone, and proving it again by jobs, kept in every
+  // checkpoint, writes its part the moment it falls (write_reply_parts).
+  // Kept proven, it would wait for the class's end, where its part is
+  // proven again on the table alone, in rounds that a stop loses. Its moves
+  // go to *reopened (if given).
+  CheckpointClass with_parts_settled(const CheckpointClass& c, int rep, int* open,
+                                     std::vector<Move>* reopened = nullptr) const {
     const State& root = root_of()(rep);
     const Color winner = other(Game::board(root).to_move);
     CheckpointClass r = c;
@@ -1187,8 +1209,16 @@ class SolveSession {
     // The saved subtrees of the others, in their order (parents first).
     if (!c.nodes_list.empty() && c.nodes_list[0].expanded &&
         c.nodes_list[0].value == CheckpointNode::Value::Open)
-      for (size_t i = 1; i < c.nodes_list.size(); ++i)
-        if (!settled.count(c.nodes_list[i].path[0])) r.nodes_list.push_back(c.nodes_list[i]);
+      for (size_t i = 1; i < c.nodes_list.size(); ++i) {
+        const CheckpointNode& n = c.nodes_list[i];
+        if (settled.count(n.path[0])) continue;
+        // (A proven node's subtree is not saved: the reply alone goes.)
+        if (n.path.size() == 1 && n.value != CheckpointNode::Value::Open) {
+          if (reopened) reopened->push_back(n.path[0]);
+          continue;
+        }
+        r.nodes_list.push_back(n);
+      }
     if (open) *open = others;
     return r;
   }
