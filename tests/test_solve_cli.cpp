@@ -458,13 +458,26 @@ struct CarriedClass {
     fs::copy_file(dir / "r5.checkpoint.xz", dir / "saved.checkpoint.xz");
     fs::copy_file(out, dir / "saved.json");
   }
-  // The second, resumed, which proves the class in parts.
-  void second_run() const {
-    const Run second = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
-    require_no_crash(second, true);
-    INFO("stderr (resumed): " << second.err);
-    REQUIRE(second.status == 0);
+  // Each part named was written as the job manager's tree proved its
+  // reply, and not again at the class's end.
+  static void written_by_tree(const Run& r, std::initializer_list<const char*> replies) {
+    for (const std::string m : replies) {
+      CHECK_THAT(r.err, Contains("part " + m + " written as the job manager's tree proved it ("));
+      CHECK_THAT(r.err, !Contains("part " + m + " written ("));
+    }
   }
+  // A resumed run that must finish (exit 0); `name` labels its stderr.
+  Run resumed(const char* name, std::initializer_list<const char*> more = {}) const {
+    std::vector<std::string> a = with({"--resume", "--memory-floor-mb", "0"});
+    a.insert(a.end(), more.begin(), more.end());
+    const Run r = run_konobi(a);
+    require_no_crash(r, true);
+    INFO("stderr (" << name << "): " << r.err);
+    REQUIRE(r.status == 0);
+    return r;
+  }
+  // The second, resumed, which proves the class in parts.
+  void second_run() const { resumed("resumed"); }
 };
 
 // Three 5x5 solves of a class (20 s in Release): only outside the sanitizer
@@ -537,10 +550,8 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   spit(parts / "b4.proof.xz", b4.substr(0, b4.size() / 2));
   // An earlier run's rounds had reached 64 Mi nodes a part: this one starts there.
   spit(parts / "rounds", "budget 67108864\n");
-  const Run third = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
-  require_no_crash(third, true);
+  const Run third = c.resumed("third");
   INFO("stderr (third): " << third.err);
-  REQUIRE(third.status == 0);
   CHECK_THAT(third.err, Contains("part b4 written (") && Contains("part c3 written ("));
   CHECK_THAT(third.err, !Contains("part a1 written") && !Contains("part e5 written"));
   CHECK_THAT(third.err, Contains("the parts' rounds go on from an earlier run's: 67.1M nodes a part"));
@@ -559,10 +570,8 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   fs::remove(file);
   fs::remove(parts / "c3.proof.xz");
   spit(parts / "rounds", "budget lots\n");
-  const Run fourth = run_konobi(with({"--resume", "--memory-floor-mb", "0"}));
-  require_no_crash(fourth, true);
+  const Run fourth = c.resumed("fourth");
   INFO("stderr (fourth): " << fourth.err);
-  REQUIRE(fourth.status == 0);
   CHECK_THAT(fourth.err, Contains("rounds does not read as `budget N`") && Contains("part c3 written ("));
   require_status(run_konobi({"verify-proof", file}), 0);
 
@@ -578,18 +587,14 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   };
   again_without({"c3.proof.xz", "b4.proof.xz", "rounds"});
   cut_to_proven_root();
-  const Run fifth = run_konobi(with({"--resume", "--memory-floor-mb", "0", "--part-budget-max", "0"}));
-  require_no_crash(fifth, true);
+  const Run fifth = c.resumed("fifth", {"--part-budget-max", "0"});
   INFO("stderr (fifth): " << fifth.err);
-  REQUIRE(fifth.status == 0);
   CHECK_THAT(fifth.err,
              Contains("a2: 2 parts of its proof are left past the rounds on the table (up to 0 nodes "
                       "a part); the job manager searches them, its tree kept in the checkpoint"));
   // Each part is written as soon as the manager's tree proves its reply,
   // not again at the class's end.
-  CHECK_THAT(fifth.err, Contains("part b4 written as the job manager's tree proved it (") &&
-                            Contains("part c3 written as the job manager's tree proved it ("));
-  CHECK_THAT(fifth.err, !Contains("part b4 written (") && !Contains("part c3 written ("));
+  c.written_by_tree(fifth, {"b4", "c3"});
   CHECK_FALSE(fs::exists(parts / "rounds"));
   require_status(run_konobi({"verify-proof", file}), 0);
   // ... and, stopped after the hand-over, from the checkpoint's tree (here
@@ -597,14 +602,11 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   // proven, and the tree goes on with the two replies whose parts are not
   // there, the others settled), whatever --part-budget-max then says.
   again_without({"c3.proof.xz", "b4.proof.xz"});
-  const Run sixth = run_konobi(with({"--resume", "--memory-floor-mb", "0", "--part-budget-max", "1e15"}));
-  require_no_crash(sixth, true);
+  const Run sixth = c.resumed("sixth", {"--part-budget-max", "1e15"});
   INFO("stderr (sixth): " << sixth.err);
-  REQUIRE(sixth.status == 0);
   CHECK_THAT(sixth.err, Contains("a2: an earlier run proved its root and began its proof in parts") &&
-                            Contains("the job manager searches the 2 replies left") &&
-                            Contains("part b4 written as the job manager's tree proved it (") &&
-                            Contains("part c3 written as the job manager's tree proved it ("));
+                            Contains("the job manager searches the 2 replies left"));
+  c.written_by_tree(sixth, {"b4", "c3"});
   require_status(run_konobi({"verify-proof", file}), 0);
   // Out of range: a usage error.
   const Run bad = run_konobi(with({"--part-budget-max", "-1"}));
@@ -629,24 +631,27 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
   REQUIRE(fs::exists(file));
   REQUIRE(files_in(parts).size() == 24);
 
-  // Again from the first run's checkpoint without the twins' parts: the
-  // parts on disk say the root was proven, the tree searches the one child
-  // left and writes both parts as soon as it proves it.
-  fs::copy_file(dir / "saved.checkpoint.xz", dir / "r5.checkpoint.xz", fs::copy_options::overwrite_existing);
-  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
-  fs::remove(file);
-  fs::remove(parts / "a2.proof.xz");
-  fs::remove(parts / "a4.proof.xz");
-  const Run third = run_konobi(c.with({"--resume", "--memory-floor-mb", "0"}));
-  require_no_crash(third, true);
+  // Resumed from checkpoint `cp` without the twins' parts: the parts on
+  // disk say the root was proven, the tree searches the one child left and
+  // writes both parts as soon as it proves it.
+  const konobi::Checkpoint saved = konobi::read_checkpoint(dir / "saved.checkpoint.xz");
+  auto without_twins = [&](const konobi::Checkpoint& cp, const char* name) {
+    konobi::write_checkpoint(dir / "r5.checkpoint.xz", cp);
+    fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+    fs::remove(file);
+    fs::remove(parts / "a2.proof.xz");
+    fs::remove(parts / "a4.proof.xz");
+    const Run run = c.resumed(name);
+    INFO("stderr (" << name << "): " << run.err);
+    CHECK_THAT(run.err, Contains("a3: an earlier run proved its root and began its proof in parts"));
+    c.written_by_tree(run, {"a2", "a4"});
+    REQUIRE(files_in(parts).size() == 24);
+    return run;
+  };
+  // From the first run's checkpoint:
+  const Run third = without_twins(saved, "third");
   INFO("stderr (third): " << third.err);
-  REQUIRE(third.status == 0);
-  CHECK_THAT(third.err, Contains("a3: an earlier run proved its root and began its proof in parts") &&
-                            Contains("the job manager searches the 1 reply left"));
-  CHECK_THAT(third.err, Contains("part a2 written as the job manager's tree proved it (") &&
-                            Contains("part a4 written as the job manager's tree proved it ("));
-  CHECK_THAT(third.err, !Contains("part a2 written (") && !Contains("part a4 written ("));
-  REQUIRE(files_in(parts).size() == 24);
+  CHECK_THAT(third.err, Contains("the job manager searches the 1 reply left\n"));
   const konobi::Results r = load(out);
   const int a3 = konobi::parse_point(5, "a3");
   REQUIRE(r.openings[a3].solved);
@@ -661,30 +666,19 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
   // part short, or an older run proved it) is searched again by the tree,
   // whose table is gone, and written as it falls, not left to the class's
   // end. The first run's tree, its root expanded and a2 proven in it:
-  konobi::Checkpoint saved = konobi::read_checkpoint(dir / "saved.checkpoint.xz");
-  REQUIRE(saved.classes.size() == 1);
-  konobi::CheckpointNode root = saved.classes[0].nodes_list.at(0);
+  konobi::Checkpoint proven_a2 = saved;
+  REQUIRE(proven_a2.classes.size() == 1);
+  konobi::CheckpointNode root = proven_a2.classes[0].nodes_list.at(0);
   root.expanded = true;
   konobi::CheckpointNode proven;
   proven.path = {konobi::Move(konobi::parse_point(5, "a2"))};
   proven.value = konobi::CheckpointNode::Value::MoverWins;  // Black, to move after a2, wins
-  saved.classes[0].nodes_list = {root, proven};
-  konobi::write_checkpoint(dir / "r5.checkpoint.xz", saved);
-  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
-  fs::remove(file);
-  fs::remove(parts / "a2.proof.xz");
-  fs::remove(parts / "a4.proof.xz");
-  const Run fourth = run_konobi(c.with({"--resume", "--memory-floor-mb", "0"}));
-  require_no_crash(fourth, true);
+  proven_a2.classes[0].nodes_list = {root, proven};
+  const Run fourth = without_twins(proven_a2, "fourth");
   INFO("stderr (fourth): " << fourth.err);
-  REQUIRE(fourth.status == 0);
   CHECK_THAT(fourth.err,
              Contains("the job manager searches the 1 reply left (a2, which its tree had proven, is "
                       "searched again, since the table that proved it is gone)"));
-  CHECK_THAT(fourth.err, Contains("part a2 written as the job manager's tree proved it (") &&
-                             Contains("part a4 written as the job manager's tree proved it ("));
-  CHECK_THAT(fourth.err, !Contains("part a2 written (") && !Contains("part a4 written ("));
-  REQUIRE(files_in(parts).size() == 24);
   require_status(run_konobi({"verify-proof", file}), 0);
 }
 
