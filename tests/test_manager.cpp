@@ -4,6 +4,7 @@
 // on a fresh table, as on another machine.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "solver/jobs/local_pool.h"
@@ -64,6 +65,36 @@ std::map<int, bool> run_manager(const Roots& roots, konobi::TranspositionTable& 
         if (++checkpoints == stop_after_checkpoints) own_stop.store(true);
       });
   return values;
+}
+
+// A 5x5 middle game lost by its mover with at least four replies: its
+// root needs every reply, as a proof in parts does.
+Pos lost_middle_game() {
+  for (const Pos& p : random_positions(5, 40, 6, 8, 777u))
+    if (!konobi::AlphaBeta<1>(20).wins(p) && konobi::NodeMoves<1>(KonobiSearch::moves(p)).moves.count() >= 4)
+      return p;
+  FAIL("no such position among the samples");
+  return {};
+}
+
+// The root, expanded, with the replies `settle` picks settled as won by
+// the mover after them, as a proof in parts settles the replies on disk.
+template <class Pick>
+konobi::CheckpointClass with_settled(const Pos& root, Pick settle, std::vector<konobi::Move>& settled) {
+  konobi::CheckpointClass c;
+  c.opening = 0;
+  c.nodes_list.assign(1, konobi::CheckpointNode{});
+  c.nodes_list[0].expanded = true;
+  int i = 0;
+  KonobiSearch::moves(root).moves.for_each([&](int m) {
+    if (!settle(i++)) return;
+    settled.push_back(konobi::Move(m));
+    konobi::CheckpointNode n;
+    n.path = {konobi::Move(m)};
+    n.value = konobi::CheckpointNode::Value::MoverWins;
+    c.nodes_list.push_back(n);
+  });
+  return c;
 }
 
 }  // namespace
@@ -183,36 +214,13 @@ TEST_CASE(
     "a class reopened with some replies settled searches the others, keeps them in its checkpoints, "
     "and proves its root again",
     "[jobs]") {
-  // A 5x5 middle game lost by its mover: its root needs every reply, as a
-  // proof in parts does. The caller's proof is cut short (on_proven
-  // throws), and the class is opened again with half its replies settled,
-  // as the parts on disk settle them.
-  Pos root;
-  bool found = false;
-  for (const Pos& p : random_positions(5, 40, 6, 8, 777u))
-    if (!konobi::AlphaBeta<1>(20).wins(p) &&
-        konobi::NodeMoves<1>(KonobiSearch::moves(p)).moves.count() >= 4) {
-      root = p, found = true;
-      break;
-    }
-  REQUIRE(found);
+  // The caller's proof is cut short (on_proven throws), and the class is
+  // opened again with half its replies settled.
+  const Pos root = lost_middle_game();
   Roots roots{{root}};
-  const konobi::NodeMoves<1> nm = KonobiSearch::moves(root);
-  REQUIRE(nm.kind == konobi::NodeKind::Search);
-  konobi::CheckpointClass reopened;
-  reopened.opening = 0;
-  reopened.nodes_list.assign(1, konobi::CheckpointNode{});
-  reopened.nodes_list[0].expanded = true;
   std::vector<konobi::Move> settled;
-  int i = 0;
-  nm.moves.for_each([&](int m) {
-    if (i++ % 2) return;
-    settled.push_back(konobi::Move(m));
-    konobi::CheckpointNode n;
-    n.path = {konobi::Move(m)};
-    n.value = konobi::CheckpointNode::Value::MoverWins;
-    reopened.nodes_list.push_back(n);
-  });
+  const konobi::CheckpointClass reopened = with_settled(
+      root, [](int i) { return i % 2 == 0; }, settled);
   konobi::ManagerOptions mo;
   mo.job_nodes = 100;
   mo.checkpoint_every = 0;  // a checkpoint every turn of the loop
@@ -274,4 +282,50 @@ TEST_CASE(
     }
     CHECK(list.size() > settled.size() + 1);  // the open replies are in it too
   }
+}
+
+TEST_CASE("with few replies open, the manager's view names each with its share of the root's numbers",
+          "[jobs]") {
+  // All but three replies settled: the view lists the three open ones in
+  // move order, their pns adding up to the root's dn, until it falls.
+  const Pos root = lost_middle_game();
+  Roots roots{{root}};
+  const int replies = KonobiSearch::moves(root).moves.count();
+  std::vector<konobi::Move> settled;
+  const konobi::CheckpointClass reopened = with_settled(
+      root, [&](int i) { return i >= 3; }, settled);
+  REQUIRE(int(settled.size()) == replies - 3);
+  konobi::TranspositionTable tt(16);
+  Pool pool(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  mo.checkpoint_every = 0;  // a checkpoint, and so a look at the view, every turn of the loop
+  Manager manager(
+      pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+  manager.add_class(0, &reopened);
+  int views = 0, announced = 0;
+  manager.run(
+      nullptr,
+      [&](int, bool wins, const konobi::ClassTotals&) {
+        ++announced;
+        CHECK_FALSE(wins);
+      },
+      [&](const konobi::Checkpoint&) {
+        for (const auto& v : manager.view().classes) {
+          ++views;
+          REQUIRE(v.replies == replies);
+          CHECK(int(v.open_replies.size()) == v.replies - v.replies_settled);
+          CHECK(v.open_replies.size() <= 3);
+          uint64_t sum = 0;
+          konobi::Move last = -1;
+          for (const auto& [m, pn] : v.open_replies) {
+            CHECK(std::find(settled.begin(), settled.end(), m) == settled.end());
+            CHECK(m > last);
+            last = m, sum += pn;
+          }
+          CHECK(sum == v.dn);
+        }
+      });
+  CHECK(announced == 1);
+  CHECK(views > 0);
 }

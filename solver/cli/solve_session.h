@@ -779,6 +779,9 @@ class SolveSession {
     for (const auto& c : v.classes) {
       s << " | " << point_name(n_, c.opening) << " pn " << number(c.pn) << " dn " << number(c.dn) << ", tree "
         << c.tree_nodes << ", replies " << c.replies_settled << "/" << c.replies;
+      for (size_t i = 0; i < c.open_replies.size(); ++i)
+        s << (i ? " + " : " (dn = ") << move_name(n_, c.open_replies[i].first) << " "
+          << number(c.open_replies[i].second) << (i + 1 == c.open_replies.size() ? ")" : "");
       // The sooner of the two numbers' fitted falls to zero, when either falls.
       auto& [pn_fall, dn_fall] = trends_[c.opening];
       if (sample) pn_fall.add(secs, c.pn), dn_fall.add(secs, c.dn);

@@ -190,7 +190,12 @@ class JobManager {
     uint32_t pn, dn;
     int tree_nodes, replies, replies_settled, in_flight;
     ClassTotals totals;
+    // When at most kFewOpenReplies are left: the open replies in move
+    // order, each with its pn, its share of the root's dn (their sum), so
+    // that a person following a long run sees which is close to falling.
+    std::vector<std::pair<Move, uint32_t>> open_replies;
   };
+  static constexpr int kFewOpenReplies = 6;
   // A copy of the last snapshot: safe from any thread.
   struct View {
     std::vector<ClassView> classes;
@@ -217,10 +222,13 @@ class JobManager {
     for (const Tree& t : trees_) {
       const Node& r = t.nodes[0];
       if (r.value != Value::Open) continue;
-      ClassView v{t.opening, r.pn,        r.dn,    int(t.nodes.size()), int(r.children.size()),
-                  0,         t.in_flight, t.totals};
+      ClassView v{t.opening,   r.pn,     r.dn, int(t.nodes.size()), int(r.children.size()), 0,
+                  t.in_flight, t.totals, {}};
       for (int c : r.children) v.replies_settled += t.nodes[c].value != Value::Open;
-      out.push_back(v);
+      if (v.replies - v.replies_settled <= kFewOpenReplies)
+        for (int c : r.children)
+          if (t.nodes[c].value == Value::Open) v.open_replies.push_back({t.nodes[c].move, t.nodes[c].pn});
+      out.push_back(std::move(v));
     }
     return out;
   }
