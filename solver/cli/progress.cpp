@@ -17,8 +17,18 @@ std::atomic<bool>& stop_requested() {
   return flag;
 }
 
+std::atomic<bool>& stop_at_once() {
+  static std::atomic<bool> flag{false};
+  return flag;
+}
+
 namespace {
-extern "C" void on_signal(int) { stop_requested().store(true); }
+// Lock-free atomics only: this runs as a signal handler.
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_signal(int signal) {
+  if (signal != SIGINT || stop_requested().load()) stop_at_once().store(true);
+  stop_requested().store(true);
+}
 }  // namespace
 
 void install_stop_handler() {
@@ -123,6 +133,7 @@ MemoryGuard::MemoryGuard(std::string program, size_t floor)
             const size_t left = available_memory();
             if (left == 0 || left >= floor) return "";  // 0: unknown, not empty
             tripped_.store(true);
+            stop_at_once().store(true);
             stop_requested().store(true);
             return program + ": stopping as on Ctrl-C, since only " + human_bytes(double(left)) +
                    " of memory is left (under --memory-floor-mb, " + human_bytes(double(floor)) +

@@ -14,6 +14,12 @@ namespace konobi {
 
 // Raised by SIGINT/SIGTERM once install_stop_handler() has run.
 std::atomic<bool>& stop_requested();
+// Raised, with stop_requested(), by a second SIGINT, by SIGTERM and by the
+// memory guard. Work that is worth finishing before a stop (a proof part
+// whose reply the job manager's tree has just proven: minutes of building
+// that hold what may have taken hours to prove) polls this one, so that a
+// first Ctrl-C lets it finish and a second stops it at once.
+std::atomic<bool>& stop_at_once();
 void install_stop_handler();
 
 // Resident memory of this process in bytes (0 if unknown).

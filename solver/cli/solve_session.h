@@ -616,8 +616,10 @@ class SolveSession {
   // meanwhile). At the class's end, perhaps runs later, the table would
   // have lost the reply and its part would be proven again: on 6x6 c3 the
   // tree proved c4, whose piece did not fit a job's budget, and a part
-  // for c4 had failed a round of 1.07 G nodes before. False when a stop
-  // cut a part short (it is built at the class's end, as before).
+  // for c4 had failed a round of 1.07 G nodes before. A first Ctrl-C lets
+  // the part finish (it polls stop_at_once(): on c3 a part took 4 minutes,
+  // and one cut short costs the reply's proof again at the next resume),
+  // the progress line saying so. False when a part was not written.
   bool write_reply_parts(int rep, const State& root, Move reply, Color winner) {
     const uint64_t key = Game::child_key(root, reply, cfg_.dfpn.symmetry);
     const std::string point = point_name(n_, rep);
@@ -627,12 +629,13 @@ class SolveSession {
       const State child = Game::child(root, Move(m));
       const std::string path = class_part_path(rep, Move(m));
       if (whole_part(path, child, winner)) return;
-      const ProofStatusLine status(*this, "building the proof of " + point + ": part " +
-                                              move_name(n_, Move(m)) +
-                                              ", which the job manager's tree proved");
+      const ProofStatusLine status(*this,
+                                   "building the proof of " + point + ": part " + move_name(n_, Move(m)) +
+                                       ", which the job manager's tree proved",
+                                   false, true);
       uint64_t rebuilt = 0;
       try {
-        const size_t count = write_part(child, winner, rep, path, &rebuilt);
+        const size_t count = write_part(child, winner, rep, path, &rebuilt, &stop_at_once());
         if (!cfg_.quiet)
           std::cerr << "proof of " << point << ": part " << move_name(n_, Move(m))
                     << " written as the job manager's tree proved it (" << count << " entries, " << rebuilt
@@ -767,6 +770,9 @@ class SolveSession {
           s << ", " << human_count(nodes) << " nodes (" << human_count(nodes / std::max(for_secs, 1e-9))
             << "/s)";
         }
+        if (proof_status_->finishes && stop_requested().load() && !stop_at_once().load())
+          s << "; stopping once it is written (Ctrl-C again stops now, and the reply is proven again next "
+               "run)";
         s << " | mem " << human_bytes(double(resident_bytes()));
         return s.str();
       }
@@ -1056,14 +1062,15 @@ class SolveSession {
 
   // Builds the format-2 proof that `winner` wins `child` (proven on the
   // table) and writes it to `path`; its entries. *searched gets the nodes
-  // proven again where the table had lost them, also when a stop cuts the
+  // proven again where the table had lost them, also when `stop` cuts the
   // build short (ProofCutShort, nothing written).
-  size_t write_part(const State& child, Color winner, int rep, const std::string& path, uint64_t* searched) {
+  size_t write_part(const State& child, Color winner, int rep, const std::string& path, uint64_t* searched,
+                    const std::atomic<bool>* stop = &stop_requested()) {
     const KeySetPool::Lease visited(key_sets_);
     ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
     builder.set_threads(proof_threads());
     builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
-    builder.set_stop(&stop_requested());
+    builder.set_stop(stop);
     struct Count {
       const ProofBuilder<W, Game>& b;
       uint64_t* total;
@@ -1239,6 +1246,7 @@ class SolveSession {
     std::string what;
     std::chrono::steady_clock::time_point since;
     bool searching = false;  // proof_nodes_ counts its search's nodes
+    bool finishes = false;   // a first Ctrl-C waits for it (stop_at_once)
   };
   std::atomic<uint64_t> proof_nodes_{0};
   mutable std::mutex proof_status_mutex_;
@@ -1246,9 +1254,10 @@ class SolveSession {
   // Sets it for a scope.
   class ProofStatusLine {
    public:
-    ProofStatusLine(SolveSession& s, std::string what, bool searching = false) : s_(s) {
+    ProofStatusLine(SolveSession& s, std::string what, bool searching = false, bool finishes = false)
+        : s_(s) {
       std::lock_guard lock(s_.proof_status_mutex_);
-      s_.proof_status_ = ProofStatus{std::move(what), std::chrono::steady_clock::now(), searching};
+      s_.proof_status_ = ProofStatus{std::move(what), std::chrono::steady_clock::now(), searching, finishes};
     }
     ~ProofStatusLine() {
       std::lock_guard lock(s_.proof_status_mutex_);
