@@ -94,7 +94,7 @@ int cmd_solve(const Args& args) {
     ("no-pieces", po::bool_switch(&no_pieces),
      "manager with --proof: build no proof pieces of proven nodes (kept beside the checkpoint so that a "
      "class's proof needs no search after a restart; for measurements)")
-    ("part-budget-max", po::value<double>(&part_budget_max)->default_value(part_budget_max, "1073741824"),
+    ("part-budget-max", po::value<double>(&part_budget_max)->default_value(part_budget_max, "268435456"),
      "manager with --proof: the largest node budget a part of a proof in parts is proven within on the "
      "table at a class's end; the parts left after it are searched by the job manager, its tree kept in "
      "the checkpoint (docs/JOBS.md)")

@@ -67,7 +67,7 @@ struct SolveConfig {
   // A Konobi proof in parts: the largest node budget a missing part is
   // proven within on the table, at a class's end; the parts left after that
   // round go back to the job manager, whose tree the checkpoints keep.
-  uint64_t part_budget_max = uint64_t(1) << 30;
+  uint64_t part_budget_max = uint64_t(1) << 28;
   double store_mb = 4096;
   MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
 };
@@ -961,12 +961,15 @@ class SolveSession {
   // five parts left after three rounds: 1.75 G nodes, about 40 minutes).
   //
   // A part's search on the table is lost at a stop, and the hardest parts
-  // need more than a run. So the rounds end at part_budget_max (1 G nodes,
-  // about 20 minutes of two cores, unless told): the parts left then go
+  // need more than a run. So the rounds end at part_budget_max (268 M
+  // nodes, about 10 minutes of two cores, unless told): the parts left then go
   // back to the job manager (PartsToManager), which opens the class's tree
   // again with the replies whose parts are written settled, and searches
   // the others by jobs, kept in every checkpoint and in proof pieces. When
   // the root falls again, the parts it proved are written from the table.
+  // (On 6x6 c3 a round of 1.07 G took half an hour a part and did not
+  // prove c1 or c4, where the manager's tree, given c4 afresh, proved it
+  // in 8 and in 12 minutes: so the rounds stop a round earlier.)
   static constexpr uint64_t kFirstPartBudget = uint64_t(16) << 20;
   static constexpr uint64_t kMaxPartBudget = uint64_t(1) << 50;
   uint64_t proof_in_parts(const State& root, Color winner, int rep, uint64_t* searched) {
