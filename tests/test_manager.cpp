@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "solver/jobs/local_pool.h"
 #include "solver/jobs/manager.h"
@@ -328,4 +329,80 @@ TEST_CASE("with few replies open, the manager's view names each with its share o
       });
   CHECK(announced == 1);
   CHECK(views > 0);
+}
+
+namespace {
+// The in-process pool, recording the jobs it is given.
+class RecordingPool final : public konobi::WorkerPool {
+ public:
+  explicit RecordingPool(konobi::WorkerPool& inner) : inner_(inner) {}
+  int slots() const override { return inner_.slots(); }
+  int idle_slots() const override { return inner_.idle_slots(); }
+  void submit(const konobi::Job& job) override {
+    jobs.push_back(job);
+    inner_.submit(job);
+  }
+  std::optional<konobi::JobReport> next(std::chrono::milliseconds timeout) override {
+    return inner_.next(timeout);
+  }
+  void stop_all() override { inner_.stop_all(); }
+  uint64_t nodes() const override { return inner_.nodes(); }
+  std::vector<konobi::Job> jobs;
+
+ private:
+  konobi::WorkerPool& inner_;
+};
+}  // namespace
+
+TEST_CASE("a class whose root is known lost takes its replies easiest first", "[jobs]") {
+  // The root expanded, no reply settled. df-pn sends the first job to the
+  // reply of least dn (the mover's best hope); told that the root is lost,
+  // the manager sends it to the reply of least pn (the nearest proof), and
+  // still proves the root's value.
+  const Pos root = lost_middle_game();
+  Roots roots{{root}};
+  std::vector<konobi::Move> none;
+  const konobi::CheckpointClass expanded = with_settled(
+      root, [](int) { return false; }, none);
+  REQUIRE(none.empty());
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  mo.checkpoint_every = 1e9;
+  auto first_job = [&](bool easiest, konobi::Move* least_pn, konobi::Move* least_dn) {
+    konobi::TranspositionTable tt(16);
+    Pool inner(tt, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+    RecordingPool pool(inner);
+    Manager manager(
+        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    manager.add_class(0, &expanded);
+    if (easiest) manager.easiest_replies_first(0);
+    // The replies' numbers before any job, from the tree as a checkpoint.
+    const konobi::Checkpoint before = manager.checkpoint();
+    REQUIRE(before.classes.size() == 1);
+    uint32_t min_pn = konobi::kInf + 1u, min_dn = konobi::kInf + 1u;
+    for (const auto& n : before.classes[0].nodes_list) {
+      if (n.path.size() != 1) continue;
+      REQUIRE(n.value == konobi::CheckpointNode::Value::Open);
+      if (n.pn < min_pn) min_pn = n.pn, *least_pn = n.path[0];
+      if (n.dn < min_dn) min_dn = n.dn, *least_dn = n.path[0];
+    }
+    int announced = 0;
+    manager.run(
+        nullptr,
+        [&](int, bool wins, const konobi::ClassTotals&) {
+          ++announced;
+          CHECK_FALSE(wins);
+        },
+        [](const konobi::Checkpoint&) {});
+    CHECK(announced == 1);
+    REQUIRE(!pool.jobs.empty());
+    REQUIRE(!pool.jobs[0].path.empty());
+    return pool.jobs[0].path[0];
+  };
+  konobi::Move least_pn = -1, least_dn = -1;
+  const konobi::Move plain = first_job(false, &least_pn, &least_dn);
+  CHECK(plain == least_dn);
+  REQUIRE(least_pn != least_dn);  // the position tells the two rules apart
+  const konobi::Move easiest = first_job(true, &least_pn, &least_dn);
+  CHECK(easiest == least_pn);
 }

@@ -480,6 +480,8 @@ class SolveSession {
       try {
         manager_->add_class(rep, from);
       } catch (const std::exception& e) { throw std::runtime_error(cfg_.checkpoint + ": " + e.what()); }
+      // Its root is known lost for its mover: the parts go easiest first.
+      if (handed_over_.count(rep)) manager_->easiest_replies_first(rep);
     }
     ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
     try {
@@ -500,6 +502,7 @@ class SolveSession {
             reopened.opening = left.rep;
             reopened.nodes_list.assign(1, CheckpointNode{});
             manager_->reopen(left.rep, with_parts_settled(reopened, left.rep, nullptr));
+            manager_->easiest_replies_first(left.rep);
             handed_over_.insert(left.rep);
             {
               std::lock_guard lock(proof_status_mutex_);

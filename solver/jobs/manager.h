@@ -96,6 +96,18 @@ class JobManager {
 
   void on_node_proven(OnNodeProven f) { on_node_proven_ = std::move(f); }
 
+  // The class's root is known lost for its mover (an earlier run proved it
+  // and the caller is writing its proof one reply at a time): its replies
+  // are taken easiest first, the open one of least pn (the cost of its
+  // winner's proof), rather than df-pn's child of least dn, which chases
+  // the mover's best hope of a win that is known not to exist. Each reply
+  // it proves is then a part written and kept (6x6 c3: the tree had spent
+  // its jobs on c1, the hardest of the three replies left).
+  void easiest_replies_first(int opening) {
+    for (Tree& t : trees_)
+      if (t.opening == opening) t.easiest_first = true;
+  }
+
   // The children a node of the tree gets for position s, in move order,
   // with their keys: the moves df-pn searches (or the pass it must make),
   // one per key on a symmetric position, the lowest move of each.
@@ -133,6 +145,7 @@ class JobManager {
       fresh.nodes.push_back(make_node(-1, kPass, Game::key(root_of_(opening), opt_.symmetry)));
       restore(fresh, saved);
       fresh.totals = t.totals;  // the class's effort goes on (saved's totals are not used)
+      fresh.easiest_first = t.easiest_first;
       t = std::move(fresh);
       return;
     }
@@ -254,6 +267,7 @@ class JobManager {
     ClassTotals totals;
     int in_flight = 0;
     bool announced = false;
+    bool easiest_first = false;  // easiest_replies_first()
     // Its root is proven and the caller is building its proof: checkpoints
     // keep it, as its root alone, so that a stop then does not cost the
     // root's proof again (the next run goes straight to the proof).
@@ -412,6 +426,7 @@ class JobManager {
     const Node& n = t.nodes[i];
     if (n.value != Value::Open) return {};
     if (!n.expanded) return n.in_flight ? Pick{} : Pick{i, th_pn, th_dn};
+    if (i == 0 && t.easiest_first) return select_easiest(t);
     int best = -1;
     uint32_t second_dn = kInf;
     for (int c : n.children) {
@@ -429,6 +444,28 @@ class JobManager {
     const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
     const uint32_t child_th_pn = th_dn > n.dn ? sat(uint64_t(th_dn) - n.dn + c.pn) : c.pn + 1;
     return select(t, best, std::max(child_th_pn, c.pn + 1), std::max(child_th_dn, c.dn + 1));
+  }
+
+  // easiest_replies_first(): down the open reply of least pn with a free
+  // leaf, as an AND node of df-pn for the root's winner chooses, its job
+  // stopping once the reply's pn passes the runner-up's (1+epsilon).
+  Pick select_easiest(const Tree& t) const {
+    int best = -1;
+    uint32_t second_pn = kInf;
+    for (int c : t.nodes[0].children) {
+      if (!selectable(t, c)) continue;
+      if (best < 0 || t.nodes[c].pn < t.nodes[best].pn) {
+        if (best >= 0) second_pn = std::min(second_pn, t.nodes[best].pn);
+        best = c;
+      } else {
+        second_pn = std::min(second_pn, t.nodes[c].pn);
+      }
+    }
+    if (best < 0) return {};
+    const Node& c = t.nodes[best];
+    const uint64_t slack = uint64_t(double(second_pn) * (1.0 + opt_.epsilon)) + 1;
+    const uint32_t th_pn = uint32_t(std::min<uint64_t>(slack, kInf));
+    return select(t, best, std::max(th_pn, c.pn + 1), kInf);
   }
 
   // The class to give the next job: of those with a free leaf, the one
