@@ -98,6 +98,20 @@ konobi::CheckpointClass with_settled(const Pos& root, Pick settle, std::vector<k
   return c;
 }
 
+// Runs the manager to its end, checking that it proves its one class lost
+// for its mover exactly once.
+void run_to_a_loss(Manager& manager, const Manager::OnCheckpoint& on_checkpoint) {
+  int announced = 0;
+  manager.run(
+      nullptr,
+      [&](int, bool wins, const konobi::ClassTotals&) {
+        ++announced;
+        CHECK_FALSE(wins);
+      },
+      on_checkpoint);
+  CHECK(announced == 1);
+}
+
 }  // namespace
 
 TEST_CASE("the job manager proves every 4x4 opening and middle-game positions with alpha-beta's values",
@@ -255,17 +269,9 @@ TEST_CASE(
   SECTION("on a fresh table: the open replies are searched, and the checkpoints keep the settled ones") {
     manager.reopen(0, reopened);
     std::optional<konobi::Checkpoint> first;
-    int announced = 0;
-    manager.run(
-        nullptr,
-        [&](int, bool wins, const konobi::ClassTotals&) {
-          ++announced;
-          CHECK_FALSE(wins);
-        },
-        [&](const konobi::Checkpoint& c) {
-          if (!first) first = c;
-        });
-    CHECK(announced == 1);
+    run_to_a_loss(manager, [&](const konobi::Checkpoint& c) {
+      if (!first) first = c;
+    });
     CHECK(pool.nodes() > 0);
     REQUIRE(first);
     REQUIRE(first->classes.size() == 1);
@@ -304,30 +310,23 @@ TEST_CASE("with few replies open, the manager's view names each with its share o
   Manager manager(
       pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
   manager.add_class(0, &reopened);
-  int views = 0, announced = 0;
-  manager.run(
-      nullptr,
-      [&](int, bool wins, const konobi::ClassTotals&) {
-        ++announced;
-        CHECK_FALSE(wins);
-      },
-      [&](const konobi::Checkpoint&) {
-        for (const auto& v : manager.view().classes) {
-          ++views;
-          REQUIRE(v.replies == replies);
-          CHECK(int(v.open_replies.size()) == v.replies - v.replies_settled);
-          CHECK(v.open_replies.size() <= 3);
-          uint64_t sum = 0;
-          konobi::Move last = -1;
-          for (const auto& [m, pn] : v.open_replies) {
-            CHECK(std::find(settled.begin(), settled.end(), m) == settled.end());
-            CHECK(m > last);
-            last = m, sum += pn;
-          }
-          CHECK(sum == v.dn);
-        }
-      });
-  CHECK(announced == 1);
+  int views = 0;
+  run_to_a_loss(manager, [&](const konobi::Checkpoint&) {
+    for (const auto& v : manager.view().classes) {
+      ++views;
+      REQUIRE(v.replies == replies);
+      CHECK(int(v.open_replies.size()) == v.replies - v.replies_settled);
+      CHECK(v.open_replies.size() <= 3);
+      uint64_t sum = 0;
+      konobi::Move last = -1;
+      for (const auto& [m, pn] : v.open_replies) {
+        CHECK(std::find(settled.begin(), settled.end(), m) == settled.end());
+        CHECK(m > last);
+        last = m, sum += pn;
+      }
+      CHECK(sum == v.dn);
+    }
+  });
   CHECK(views > 0);
 }
 
@@ -386,15 +385,7 @@ TEST_CASE("a class whose root is known lost takes its replies easiest first", "[
       if (n.pn < min_pn) min_pn = n.pn, *least_pn = n.path[0];
       if (n.dn < min_dn) min_dn = n.dn, *least_dn = n.path[0];
     }
-    int announced = 0;
-    manager.run(
-        nullptr,
-        [&](int, bool wins, const konobi::ClassTotals&) {
-          ++announced;
-          CHECK_FALSE(wins);
-        },
-        [](const konobi::Checkpoint&) {});
-    CHECK(announced == 1);
+    run_to_a_loss(manager, [](const konobi::Checkpoint&) {});
     REQUIRE(!pool.jobs.empty());
     REQUIRE(!pool.jobs[0].path.empty());
     return pool.jobs[0].path[0];

@@ -427,17 +427,7 @@ class JobManager {
     if (n.value != Value::Open) return {};
     if (!n.expanded) return n.in_flight ? Pick{} : Pick{i, th_pn, th_dn};
     if (i == 0 && t.easiest_first) return select_easiest(t);
-    int best = -1;
-    uint32_t second_dn = kInf;
-    for (int c : n.children) {
-      if (!selectable(t, c)) continue;
-      if (best < 0 || t.nodes[c].dn < t.nodes[best].dn) {
-        if (best >= 0) second_dn = std::min(second_dn, t.nodes[best].dn);
-        best = c;
-      } else {
-        second_dn = std::min(second_dn, t.nodes[c].dn);
-      }
-    }
+    const auto [best, second_dn] = least_child(t, i, &Node::dn);
     if (best < 0) return {};
     const Node& c = t.nodes[best];
     const uint64_t slack = uint64_t(double(second_dn) * (1.0 + opt_.epsilon)) + 1;
@@ -446,21 +436,29 @@ class JobManager {
     return select(t, best, std::max(child_th_pn, c.pn + 1), std::max(child_th_dn, c.dn + 1));
   }
 
+  // Of node i's children with a free leaf, the first of least `number`
+  // (&Node::dn or &Node::pn), or -1, and the least number of the others
+  // (kInf if none).
+  std::pair<int, uint32_t> least_child(const Tree& t, int i, uint32_t Node::*number) const {
+    int best = -1;
+    uint32_t second = kInf;
+    for (int c : t.nodes[i].children) {
+      if (!selectable(t, c)) continue;
+      if (best < 0 || t.nodes[c].*number < t.nodes[best].*number) {
+        if (best >= 0) second = std::min(second, t.nodes[best].*number);
+        best = c;
+      } else {
+        second = std::min(second, t.nodes[c].*number);
+      }
+    }
+    return {best, second};
+  }
+
   // easiest_replies_first(): down the open reply of least pn with a free
   // leaf, as an AND node of df-pn for the root's winner chooses, its job
   // stopping once the reply's pn passes the runner-up's (1+epsilon).
   Pick select_easiest(const Tree& t) const {
-    int best = -1;
-    uint32_t second_pn = kInf;
-    for (int c : t.nodes[0].children) {
-      if (!selectable(t, c)) continue;
-      if (best < 0 || t.nodes[c].pn < t.nodes[best].pn) {
-        if (best >= 0) second_pn = std::min(second_pn, t.nodes[best].pn);
-        best = c;
-      } else {
-        second_pn = std::min(second_pn, t.nodes[c].pn);
-      }
-    }
+    const auto [best, second_pn] = least_child(t, 0, &Node::pn);
     if (best < 0) return {};
     const Node& c = t.nodes[best];
     const uint64_t slack = uint64_t(double(second_pn) * (1.0 + opt_.epsilon)) + 1;
