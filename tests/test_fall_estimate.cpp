@@ -29,4 +29,11 @@ TEST_CASE("the progress line's estimate: the fitted fall of a root number, only 
   for (int m = 0; m <= 60; ++m) turned.add(60.0 * m, 100000 - 1000.0 * m);
   for (int m = 61; m <= 100; ++m) turned.add(60.0 * m, 40000 + 500.0 * (m - 60));
   CHECK(!turned.seconds_left());
+  // A fall too slow to say anything: 1 a minute from 40 000 over 20
+  // minutes would take 2000 times the span; 40 a minute, 50 times, is shown.
+  konobi::FallEstimate crawl, slow;
+  for (int m = 0; m <= 20; ++m) crawl.add(60.0 * m, 40000 - 1.0 * m), slow.add(60.0 * m, 40000 - 40.0 * m);
+  CHECK(!crawl.seconds_left());
+  REQUIRE(slow.seconds_left().has_value());
+  CHECK(*slow.seconds_left() == Approx(39200.0 / 40 * 60));
 }

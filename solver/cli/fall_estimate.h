@@ -28,7 +28,10 @@ class FallEstimate {
 
   // Seconds until the last sample's value reaches zero at the fitted
   // line's rate, or nothing when the samples are too few or too close, or
-  // do not fall.
+  // do not fall, or would take more than kMaxSpans times the samples' span:
+  // a line fitted on half an hour says nothing of weeks, and a number that
+  // stands still can fit a slope of rounding error (6x6 c3's pn, unchanged
+  // for an hour, once gave "~24026164154018.4 d").
   std::optional<double> seconds_left() const {
     if (samples_.size() < 3 || samples_.back().first - samples_.front().first < min_span_)
       return std::nullopt;
@@ -45,8 +48,13 @@ class FallEstimate {
     // From the number as it is now, at the fitted rate: the line's own
     // value at the end can lie far below it after a steep fall.
     const double now = samples_.back().second;
-    return now <= 0 ? 0.0 : now / -slope;
+    if (now <= 0) return 0.0;
+    const double left = now / -slope;
+    if (left > kMaxSpans * (samples_.back().first - t0)) return std::nullopt;
+    return left;
   }
+
+  static constexpr double kMaxSpans = 100;
 
  private:
   double window_, min_span_;
