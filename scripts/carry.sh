@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Carries a long solve on for a while and leaves its results ready to
+# commit: `konobi solve --resume` on the committed checkpoint for MINUTES,
+# then one Ctrl-C (which saves; a part of a proof in hand is finished
+# first, docs/JOBS.md), then `konobi verify-proof` on every proof file the
+# run wrote or changed, then the paper regenerated when the results file
+# changed. It commits nothing; it ends by listing what changed.
+#
+# Usage: scripts/carry.sh [--game G] [--results DIR] SIZE MINUTES [more konobi solve options]
+#   scripts/carry.sh 6 150 --openings c3 --threads 2 --tt-mb 10240 --no-store
+#
+# MINUTES may be a fraction. A Ctrl-C of yours stops the solve the same way
+# (a second one stops it at once) and the checks still run. The solve runs
+# from a copy of the program, so the build may change meanwhile. KONOBI
+# names another program (the tests' build); `--results DIR` works on DIR
+# instead of results/ and leaves the paper alone.
+# Exit status: 0 when the solve finished or stopped and saved and every
+# proof checked passed; 1 when a proof failed (do not commit it); the
+# solve's own status when it failed; 2 for a usage error.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+usage() {
+  echo "usage: scripts/carry.sh [--game G] [--results DIR] SIZE MINUTES [konobi solve options]" >&2
+  exit 2
+}
+game=konobi
+results="$root/results"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --game) [ $# -ge 2 ] || usage; game=$2; shift 2 ;;
+    --results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 2 ] || usage
+size=$1 minutes=$2
+shift 2
+case "$game" in konobi|gonnect) ;; *) echo "carry.sh: --game must be konobi or gonnect, not '$game'" >&2; exit 2 ;; esac
+[[ "$size" =~ ^[0-9]+$ ]] || { echo "carry.sh: SIZE must be a board size such as 6, not '$size'" >&2; exit 2; }
+[[ "$minutes" =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m > 0) }' ||
+  { echo "carry.sh: MINUTES must be a number above 0, not '$minutes'" >&2; exit 2; }
+[ -d "$results" ] || { echo "carry.sh: no folder $results" >&2; exit 2; }
+results=$(cd "$results" && pwd)
+
+name="$game-${size}x${size}"
+out="$results/$name.json"
+if [ "$game" = konobi ]; then proofs="$results/proofs-${size}x${size}"; else proofs="$results/proofs-$name"; fi
+[ -f "$out" ] || { echo "carry.sh: no results file $out to carry on (start the solve with konobi solve first)" >&2; exit 2; }
+
+# The program, copied so that a build during the run does not replace it.
+konobi=${KONOBI:-}
+if [ -z "$konobi" ]; then
+  konobi="$root/build/solver/konobi"
+  if [ ! -x "$konobi" ]; then
+    (cd "$root" && KONOBI_TARGET=konobi scripts/setup.sh build)
+  else
+    cmake --build "$root/build" -j2 --target konobi >/dev/null
+  fi
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$konobi" "$work/konobi"
+
+# Every proof file with its size and time, before and after.
+proof_files() {
+  [ -d "$proofs" ] || return 0
+  find "$proofs" -name '*.proof.xz' -type f -printf '%p %s %T@\n' | LC_ALL=C sort
+}
+proof_files > "$work/before"
+results_before=$(sha256sum "$out" | cut -d' ' -f1)
+
+mkdir -p "$proofs"
+echo "carry.sh: konobi solve --game $game --size $size --resume for $minutes minutes ($*)" >&2
+"$work/konobi" solve --game "$game" --size "$size" --resume --out "$out" --proof "$proofs" "$@" &
+pid=$!
+seconds=$(awk -v m="$minutes" 'BEGIN { printf "%.3f", m * 60 }')
+# (Its own stderr, where bash reports the sleep ended early, goes nowhere.)
+(sleep "$seconds" && kill -INT "$pid" && echo "carry.sh: $minutes minutes are up: stopping the solve (it saves first)" >&3) 3>&2 2>/dev/null &
+timer=$!
+disown "$timer"  # its end is not news
+# Ends the timer without its Ctrl-C (a second one would stop the solve at once).
+stop_timer() {
+  pkill -P "$timer" sleep 2>/dev/null || true
+  kill "$timer" 2>/dev/null || true
+}
+# A Ctrl-C in the terminal reaches the solve itself; here it ends the timer
+# and the wait below, which then waits again.
+trap 'stop_timer; echo "carry.sh: the solve saves and stops (Ctrl-C again stops it at once)" >&2' INT
+set +e
+while :; do
+  wait "$pid"
+  status=$?
+  kill -0 "$pid" 2>/dev/null || break
+done
+set -e
+stop_timer
+trap - INT
+case "$status" in
+  0) echo "carry.sh: the solve finished" >&2 ;;
+  130) echo "carry.sh: the solve stopped and saved; the same command carries it on" >&2 ;;
+  *) echo "carry.sh: konobi solve failed (exit status $status); nothing is checked" >&2; exit "$status" ;;
+esac
+
+# The proofs to check: those new or changed. A class's file in parts
+# (format 3) checks all its parts, so these are not checked again alone.
+proof_files > "$work/after"
+LC_ALL=C comm -13 "$work/before" "$work/after" | cut -d' ' -f1 > "$work/changed"
+failed=0
+checked=0
+while read -r f; do
+  case "$f" in
+    */*.parts/*) grep -qxF "${f%.parts/*}.proof.xz" "$work/changed" && continue ;;
+  esac
+  checked=$((checked + 1))
+  if "$work/konobi" verify-proof "$f" > "$work/verify.out" 2>&1; then
+    sed "s|$root/||" "$work/verify.out" | tail -n 1 >&2
+  else
+    failed=1
+    echo "carry.sh: verify-proof ${f#"$root"/} FAILED; do not commit it:" >&2
+    sed 's/^/  /' "$work/verify.out" >&2
+  fi
+done < "$work/changed"
+[ "$checked" -gt 0 ] || echo "carry.sh: no proof file was written or changed" >&2
+
+if [ "$(sha256sum "$out" | cut -d' ' -f1)" != "$results_before" ] && [ "$results" = "$root/results" ]; then
+  echo "carry.sh: ${out#"$root"/} changed: regenerating the paper" >&2
+  (cd "$root" && scripts/paper.sh >&2)
+fi
+if [ "$results" = "$root/results" ]; then
+  echo "carry.sh: to commit (after reading the solve's last lines above):" >&2
+  (cd "$root" && git status --short --untracked-files=all -- results papers) >&2
+fi
+[ "$failed" -eq 0 ] || { echo "carry.sh: a proof failed its check (above)" >&2; exit 1; }
