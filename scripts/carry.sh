@@ -40,6 +40,13 @@ case "$game" in konobi|gonnect) ;; *) echo "carry.sh: --game must be konobi or g
 [[ "$size" =~ ^[0-9]+$ ]] || { echo "carry.sh: SIZE must be a board size such as 6, not '$size'" >&2; exit 2; }
 [[ "$minutes" =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m > 0) }' ||
   { echo "carry.sh: MINUTES must be a number above 0, not '$minutes'" >&2; exit 2; }
+for a in "$@"; do
+  case "$a" in
+    --out|--out=*|-o|--proof|--proof=*|--resume|--size|--size=*|--game|--game=*)
+      echo "carry.sh: $a is carry.sh's to give (the results folder's file, its proofs folder, --resume); leave it out" >&2
+      exit 2 ;;
+  esac
+done
 [ -d "$results" ] || { echo "carry.sh: no folder $results" >&2; exit 2; }
 results=$(cd "$results" && pwd)
 

@@ -177,7 +177,9 @@ def case_usage():
         for args, says in [([], "usage: scripts/carry.sh"), (["5"], "usage: scripts/carry.sh"),
                            (["five", "1"], "SIZE must be"), (["5", "0"], "MINUTES must be"),
                            (["5", "-1"], "MINUTES must be"), (["5", "soon"], "MINUTES must be"),
-                           (["--game", "go", "5", "1"], "--game must be")]:
+                           (["--game", "go", "5", "1"], "--game must be"),
+                           (["5", "1", "--proof", d], "--proof is carry.sh's to give"),
+                           (["5", "1", "--resume"], "--resume is carry.sh's to give")]:
             p = subprocess.run([CARRY, "--results", d, *args], env=dict(os.environ, KONOBI=KONOBI),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
             check(p.returncode == 2, f"{args}: exit {p.returncode}")
