@@ -682,6 +682,56 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
   require_status(run_konobi({"verify-proof", file}), 0);
 }
 
+// Parts are only written when a class's mover loses. A new proof that the
+// mover wins, with parts on disk, means one of two searches is wrong: the
+// parts are set aside with a warning, never deleted.
+TEST_CASE("a proof that the mover wins, over parts that say it loses, sets the parts aside and warns",
+          "[cli]") {
+  TempDir dir;
+  const fs::path proofs = fs::path(std::string(dir / "p"));
+  const fs::path parts = proofs / "konobi-4x4-b2.parts", index = proofs / "konobi-4x4-b2.proof.xz";
+  const auto plant = [&] {
+    fs::create_directories(parts);
+    spit(parts / "a1.proof.xz", "a part of an earlier run");
+    spit(parts / "rounds", "budget 16777216\n");
+    spit(index, "an index naming the parts");
+  };
+  const auto solve = [&] {
+    fs::remove(std::string(dir / "r.json"));
+    return run_konobi({"solve", "--size", "4", "--openings", "b2", "--out", dir / "r.json", "--tt-mb", "16",
+                       "--proof", proofs.string()},
+                      kGuard);
+  };
+  plant();
+  const Run first = solve();
+  require_status(first, 0);
+  CHECK_THAT(first.err,
+             Contains("warning: b2: this run proves White wins, but an earlier run proved Black wins "
+                      "and wrote 1 part of that proof: one of the two searches is wrong") &&
+                 Contains((proofs / "disputed").string()));
+  CHECK(slurp(proofs / "disputed" / "konobi-4x4-b2.parts" / "a1.proof.xz") == "a part of an earlier run");
+  CHECK(slurp(proofs / "disputed" / "konobi-4x4-b2.proof.xz") == "an index naming the parts");
+  CHECK_FALSE(fs::exists(parts));
+  const Run ok = run_konobi({"verify-proof", index.string()});
+  require_status(ok, 0);
+  CHECK_THAT(ok.out, Contains("white wins"));
+
+  // A second dispute does not overwrite the first.
+  plant();
+  require_status(solve(), 0);
+  CHECK(fs::exists(proofs / "disputed-2" / "konobi-4x4-b2.parts" / "a1.proof.xz"));
+  CHECK(fs::exists(proofs / "disputed" / "konobi-4x4-b2.parts" / "a1.proof.xz"));
+
+  // Rounds alone prove nothing: the folder goes, without a warning.
+  fs::create_directories(parts);
+  spit(parts / "rounds", "budget 16777216\n");
+  const Run quiet = solve();
+  require_status(quiet, 0);
+  CHECK_THAT(quiet.err, !Contains("warning"));
+  CHECK_FALSE(fs::exists(parts));
+  CHECK_FALSE(fs::exists(proofs / "disputed-3"));
+}
+
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {
   TempDir dir;
   const std::string out = dir / "r.json";

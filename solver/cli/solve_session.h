@@ -917,6 +917,7 @@ class SolveSession {
       if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
       else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
       size = proof.entry_count();
+      set_aside_disputed_parts(pos, rep, winner);
       write_file_atomically(class_proof_path(rep), compress_xz(proof.to_text()));
       std::error_code ec;  // parts of an earlier proof of this class, now stale
       std::filesystem::remove_all(class_parts_folder(rep), ec);
@@ -924,6 +925,35 @@ class SolveSession {
     }
     *searched = searched_for_pieces + builder.searched();
     return size;
+  }
+
+  // Parts are written only for a class whose mover loses, so parts on disk
+  // and a new proof that the mover wins disagree: one of the two searches
+  // (an earlier run's tree, or this one) is wrong. Neither is thrown away:
+  // the parts and their index go to a `disputed` folder beside the proofs,
+  // and the message says so, for verify-proof to settle.
+  void set_aside_disputed_parts(const State& root, int rep, Color winner) {
+    namespace fs = std::filesystem;
+    const fs::path folder = class_parts_folder(rep);
+    if (winner != Game::board(root).to_move || !fs::is_directory(folder)) return;
+    size_t parts = 0;
+    for (const auto& e : fs::directory_iterator(folder)) parts += e.path().string().ends_with(".proof.xz");
+    if (parts == 0) return;  // only an earlier run's rounds: nothing proven
+    fs::path aside = fs::path(cfg_.proof_dir) / "disputed";
+    for (int i = 2; fs::exists(aside / folder.filename()); ++i)
+      aside = fs::path(cfg_.proof_dir) / ("disputed-" + std::to_string(i));
+    fs::create_directories(aside);
+    fs::rename(folder, aside / folder.filename());
+    const fs::path index = class_proof_path(rep);
+    if (fs::exists(index)) fs::rename(index, aside / index.filename());
+    const Color earlier = winner == Black ? White : Black;
+    std::cerr << "warning: " << point_name(n_, rep) << ": this run proves " << color_name(winner)
+              << " wins, but an earlier run proved " << color_name(earlier) << " wins and wrote " << parts
+              << (parts == 1 ? " part" : " parts")
+              << " of that proof: one of the two searches is wrong. The earlier parts and their index are "
+                 "kept in "
+              << aside.string() << "; the new proof goes to " << index.string()
+              << ". Check both with konobi verify-proof before trusting either.\n";
   }
 
   // The class's proof file, and beside it the folder of a proof in parts
