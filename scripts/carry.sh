@@ -79,7 +79,12 @@ results_before=$(sha256sum "$out" | cut -d' ' -f1)
 
 mkdir -p "$proofs"
 echo "carry.sh: konobi solve --game $game --size $size --resume for $minutes minutes ($*)" >&2
-"$work/konobi" solve --game "$game" --size "$size" --resume --out "$out" --proof "$proofs" "$@" &
+# The paths are given relative to where carry.sh runs (from the top of
+# the repository: results/konobi-6x6.json, as a user types them): the
+# solve writes its command line into the results file's provenance, which
+# should not name this machine's folders.
+"$work/konobi" solve --game "$game" --size "$size" --resume --out "$(realpath --relative-to=. "$out")" \
+  --proof "$(realpath -m --relative-to=. "$proofs")" "$@" &
 pid=$!
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%.3f", m * 60 }')
 # (Its own stderr, where bash reports the sleep ended early, goes nowhere.)

@@ -62,6 +62,7 @@ SOLVE = ["--manager", "--no-store", "--tt-mb", "64", "--threads", "1", "--memory
 def carry(d, size, minutes, konobi=KONOBI, extra=SOLVE, timeout=600):
     env = dict(os.environ, KONOBI=konobi)
     p = subprocess.run([CARRY, "--results", d, str(size), str(minutes), *extra], env=env,
+                       cwd=d if os.path.isdir(d) else None,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
     return p.returncode, p.stderr
 
@@ -114,6 +115,10 @@ def case_finish():
         with open(shipped_path) as f:
             shipped = json.load(f)
         check(mine["complete"], "the results are not complete")
+        # The command on record names the files as typed where carry.sh ran,
+        # not by this machine's folders.
+        command = mine["provenance"]["command"]
+        check("--out konobi-4x4.json --proof proofs-4x4" in command and d not in command, command)
         check([o["winner"] for o in mine["openings"]] == [o["winner"] for o in shipped["openings"]],
               "the values differ from the shipped 4x4 results")
         # The proofs the carry wrote (a1's was there before) are checked, once each.
