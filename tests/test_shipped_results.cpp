@@ -119,3 +119,23 @@ TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same 
   }
   CHECK(proven == files);
 }
+
+// A results file's provenance records the command that wrote it, and the
+// repository travels: a path of one machine (/work/..., /home/...) in it
+// would name folders no other clone has.
+TEST_CASE("shipped results files record their commands without absolute paths", "[shipped]") {
+  int commands = 0;
+  for (const auto& entry : fs::directory_iterator(kResults)) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string text = konobi::read_file(entry.path().string());
+    for (size_t at = text.find("\"command\": \""); at != std::string::npos;
+         at = text.find("\"command\": \"", at + 1)) {
+      const size_t begin = at + 12, end = text.find('"', begin);
+      const std::string command = text.substr(begin, end - begin);
+      INFO(entry.path().filename() << ": " << command);
+      CHECK(command.find(" /") == std::string::npos);
+      ++commands;
+    }
+  }
+  CHECK(commands >= 10);
+}
