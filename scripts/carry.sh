@@ -84,7 +84,7 @@ echo "carry.sh: konobi solve --game $game --size $size --resume for $minutes min
 # solve writes its command line into the results file's provenance, which
 # should not name this machine's folders.
 "$work/konobi" solve --game "$game" --size "$size" --resume --out "$(realpath --relative-to=. "$out")" \
-  --proof "$(realpath -m --relative-to=. "$proofs")" "$@" &
+  --proof "$(realpath --relative-to=. "$proofs")" "$@" &
 pid=$!
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%.3f", m * 60 }')
 # (Its own stderr, where bash reports the sleep ended early, goes nowhere.)
