@@ -397,3 +397,102 @@ TEST_CASE("a class whose root is known lost takes its replies easiest first", "[
   const konobi::Move easiest = first_job(true, &least_pn, &least_dn);
   CHECK(easiest == least_pn);
 }
+
+TEST_CASE("a hint sends the jobs to its move first, is kept in checkpoints and changes no value", "[jobs]") {
+  // A 5x5 middle game won by its mover, with several moves to search and
+  // none that settles it at once (so that the tree's root stays open when
+  // it is expanded).
+  auto searched = [](const Pos& p) { return KonobiSearch::moves(p).kind == konobi::NodeKind::Search; };
+  std::optional<Pos> found;
+  for (const Pos& p : random_positions(5, 60, 6, 8, 4242u)) {
+    if (!searched(p) || KonobiSearch::moves(p).moves.count() < 4 || !konobi::AlphaBeta<1>(20).wins(p))
+      continue;
+    bool all = true;
+    KonobiSearch::moves(p).moves.for_each([&](int m) { all = all && searched(KonobiSearch::child(p, m)); });
+    if (all) {
+      found = p;
+      break;
+    }
+  }
+  REQUIRE(found);
+  const Pos root = *found;
+  Roots roots{{root}};
+  std::vector<konobi::Move> moves;
+  KonobiSearch::moves(root).moves.for_each([&](int m) { moves.push_back(konobi::Move(m)); });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  mo.checkpoint_every = 1e9;
+  // Runs the class to its end with the hints given; the jobs sent, and the
+  // checkpoint the manager would write before its first job.
+  auto run = [&](const std::vector<std::vector<konobi::Move>>& hints, const konobi::CheckpointClass* saved,
+                 konobi::Checkpoint* before) {
+    konobi::TranspositionTable tt(16);
+    Pool inner(tt, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+    RecordingPool pool(inner);
+    Manager manager(
+        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    manager.add_class(0, saved);
+    for (const auto& h : hints) REQUIRE(manager.add_hint(0, h).kind == Manager::HintResult::Set);
+    if (before) *before = manager.checkpoint();
+    int announced = 0;
+    manager.run(
+        nullptr,
+        [&](int, bool wins, const konobi::ClassTotals&) {
+          ++announced;
+          CHECK(wins);  // alpha-beta's value, whatever the hint
+        },
+        [](const konobi::Checkpoint&) {});
+    CHECK(announced == 1);
+    REQUIRE(!pool.jobs.empty());
+    return pool.jobs;
+  };
+  // Every move as the hint, winning or losing: the first job goes to it,
+  // and the class is proven won.
+  for (konobi::Move m : moves) {
+    const auto jobs = run({{m}}, nullptr, nullptr);
+    CHECK(jobs[0].path == std::vector<konobi::Move>{m});
+  }
+  // A hint two moves deep (the first move hinted too): the first job goes
+  // down both.
+  const Pos after = KonobiSearch::child(root, moves[1]);
+  std::vector<konobi::Move> replies;
+  if (KonobiSearch::moves(after).kind == konobi::NodeKind::Search)
+    KonobiSearch::moves(after).moves.for_each([&](int m) { replies.push_back(konobi::Move(m)); });
+  REQUIRE(replies.size() >= 2);
+  const std::vector<konobi::Move> deep{moves[1], replies.back()};
+  CHECK(run({{moves[1]}, deep}, nullptr, nullptr)[0].path == deep);
+
+  // The hint is the open node's BEST in the checkpoint, read back as a hint.
+  konobi::Checkpoint saved;
+  run({{moves[2]}}, nullptr, &saved);
+  REQUIRE(saved.classes.size() == 1);
+  const auto& list = saved.classes[0].nodes_list;
+  REQUIRE(!list.empty());
+  CHECK(list[0].value == konobi::CheckpointNode::Value::Open);
+  CHECK(list[0].best == moves[2]);
+  const konobi::Checkpoint read = konobi::Checkpoint::from_text(saved.to_text(), "test");
+  CHECK(read.classes[0].nodes_list[0].best == moves[2]);
+  CHECK(run({}, &read.classes[0], nullptr)[0].path == std::vector<konobi::Move>{moves[2]});
+
+  // A hint that is not a move there: refused by add_hint, and in a checkpoint.
+  konobi::Move taken = -1;
+  for (int p = 0; p < 25 && taken < 0; ++p)
+    if (root.at(p) >= 0) taken = konobi::Move(p);
+  REQUIRE(taken >= 0);
+  {
+    konobi::TranspositionTable tt(16);
+    Pool inner(tt, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+    Manager manager(
+        inner, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    manager.add_class(0);
+    const auto r = manager.add_hint(0, {moves[0], taken});
+    CHECK(r.kind == Manager::HintResult::NotAMove);
+    CHECK(r.depth == 1);
+    CHECK(manager.add_hint(0, {taken}).kind == Manager::HintResult::NotAMove);
+    konobi::CheckpointClass bad = read.classes[0];
+    bad.nodes_list[0].best = taken;
+    Manager again(
+        inner, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    CHECK_THROWS_WITH(again.add_class(0, &bad), Catch::Contains("has a hint"));
+  }
+}

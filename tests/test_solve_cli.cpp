@@ -680,6 +680,15 @@ TEST_CASE("a reply the manager's tree proves in a class in parts is written at o
              Contains("the job manager searches the 1 reply left (a2, which its tree had proven, is "
                       "searched again, since the table that proved it is gone)"));
   require_status(run_konobi({"verify-proof", file}), 0);
+  // With the move that won it on record (here b3, a legal move of Black's
+  // there; a hint orders the jobs and decides nothing), that move is
+  // searched first, and the proof is the same kind.
+  proven_a2.classes[0].nodes_list[1].best = konobi::Move(konobi::parse_point(5, "b3"));
+  const Run fifth = without_twins(proven_a2, "fifth");
+  INFO("stderr (fifth): " << fifth.err);
+  CHECK_THAT(fifth.err, Contains("(a2, which its tree had proven, is searched again, since the table that "
+                                 "proved it is gone; the move that won before is searched first: a2 b3)"));
+  require_status(run_konobi({"verify-proof", file}), 0);
 }
 
 // Parts are only written when a class's mover loses. A new proof that the
@@ -730,6 +739,55 @@ TEST_CASE("a proof that the mover wins, over parts that say it loses, sets the p
   CHECK_THAT(quiet.err, !Contains("warning"));
   CHECK_FALSE(fs::exists(parts));
   CHECK_FALSE(fs::exists(proofs / "disputed-3"));
+}
+
+TEST_CASE("solve --hint orders the manager's jobs, gives the same values, and refuses what is not a move",
+          "[cli]") {
+  TempDir dir;
+  const std::vector<std::string> base{"solve",   "--size", "4",         "--manager", "--no-store",
+                                      "--tt-mb", "16",     "--threads", "1"};
+  auto with = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.push_back("--out");
+    args.push_back(dir / out);
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_konobi(args, kGuard);
+  };
+  // The hinted move of b2's root and a move two deep in a1's tree: the
+  // same values as a solve without hints, and a line for each.
+  const Run plain = with("plain.json", {});
+  require_status(plain, 0);
+  const Run hinted = with("hinted.json", {"--hint", "b2:c3", "--hint", "a1:b2,c3"});
+  require_status(hinted, 0);
+  CHECK_THAT(hinted.err, Contains("hint: b2:c3 is searched first while it is open") &&
+                             Contains("hint: a1:b2,c3 is searched first while it is open"));
+  const auto values = [&](const std::string& file) {
+    const konobi::Results r = load(dir / file);
+    std::vector<std::string> v;
+    for (const auto& o : r.openings) v.push_back(o.point + " " + o.winner + (o.solved ? "" : "?"));
+    return v;
+  };
+  CHECK(values("hinted.json") == values("plain.json"));
+
+  SECTION("bad hints") {
+    require_usage_error(with("x.json", {"--hint", "b2"}), "no ':' between the class and the moves");
+    require_usage_error(with("x.json", {"--hint", "b2:"}), "no moves after the class");
+    require_usage_error(with("x.json", {"--hint", "b2:z9"}), "--hint 'b2:z9'");
+    require_usage_error(with("x.json", {"--hint", "b2:swap"}), "swap is not a move of a class's tree");
+    // c2 is in b2's class (a mirror image): the tree is named by b2.
+    require_usage_error(with("x.json", {"--hint", "c2:b3"}), "c2 is in the class of b2");
+    // b2 holds Black's first stone: not a move at the class's root.
+    require_usage_error(with("x.json", {"--hint", "b2:b2"}),
+                        "b2 is not a move the search makes at the class's root");
+    require_usage_error(with("x.json", {"--hint", "b2:c3,c3"}),
+                        "c3 is not a move the search makes at the position after c3");
+    require_usage_error(with("x.json", {"--openings", "a1", "--hint", "b2:c3"}),
+                        "the class b2 is not searched in this run");
+    const Run plain_search =
+        run_konobi({"solve", "--size", "4", "--no-manager", "--hint", "b2:c3", "--out", dir / "x.json"});
+    require_usage_error(plain_search, "--hint is an option of the job manager");
+    CHECK_FALSE(fs::exists(dir / "x.json"));
+  }
 }
 
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {

@@ -36,6 +36,32 @@ std::vector<int> parse_openings(int n, const std::string& list) {
   return points;
 }
 
+// --hint CLASS:MOVES, such as c3:c6,f4: the class's point and the moves
+// from its position, the last one the move to search first.
+SolveHint parse_hint(int n, const std::string& text) {
+  const auto fail = [&](const std::string& why) {
+    throw UsageError(
+        "--hint " + quote_token(text) + ": " + why +
+        " (the form is CLASS:MOVES, such as c3:c6,f4: at the position after c3 c6, search f4 first)");
+  };
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos) fail("no ':' between the class and the moves");
+  SolveHint h;
+  try {
+    h.opening = parse_point(n, text.substr(0, colon));
+  } catch (const ParseError& e) { fail(e.what()); }
+  std::stringstream in(text.substr(colon + 1));
+  for (std::string name; std::getline(in, name, ',');) {
+    try {
+      const Move m = parse_move(n, name);
+      if (m == kSwap) fail("swap is not a move of a class's tree (the swap is settled before it)");
+      h.path.push_back(m);
+    } catch (const ParseError& e) { fail(e.what()); }
+  }
+  if (h.path.empty()) fail("no moves after the class");
+  return h;
+}
+
 }  // namespace
 
 int cmd_solve(const Args& args) {
@@ -46,6 +72,7 @@ int cmd_solve(const Args& args) {
   double zone_mb = -1, memory_floor_mb = 0;
   double job_nodes = double(cfg.job_nodes), part_budget_max = double(cfg.part_budget_max);
   std::string ghi = "strict", openings;
+  std::vector<std::string> hints;
   cfg.game.add_options(opts, "superko");
   // clang-format off
   opts.add_options()
@@ -98,6 +125,10 @@ int cmd_solve(const Args& args) {
      "manager with --proof: the largest node budget a part of a proof in parts is proven within on the "
      "table at a class's end; the parts left after it are searched by the job manager, its tree kept in "
      "the checkpoint (docs/JOBS.md)")
+    ("hint", po::value<std::vector<std::string>>(&hints)->composing(),
+     "manager: CLASS:MOVES, such as c3:c6,f4: in that class's tree, at the position after the moves but "
+     "the last, search the last first while it is open (a winning move an earlier search found); kept in "
+     "the checkpoint; changes no value (docs/JOBS.md); may be given more than once")
     ("store-mb", po::value<double>(&cfg.store_mb)->default_value(cfg.store_mb),
      "manager: the most the store may hold on disk, in MiB; past it, the positions cheapest to prove again go")
     ("memory-floor-mb", po::value<double>(&memory_floor_mb),
@@ -131,6 +162,7 @@ int cmd_solve(const Args& args) {
     throw UsageError(
         "--resume carries on from the results file and --overwrite replaces it: give one of them");
   if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
+  for (const std::string& h : hints) cfg.hints.push_back(parse_hint(cfg.size, h));
   if (manager && no_manager) throw UsageError("--manager and --no-manager: give one of them");
   cfg.manager = manager || (cfg.size >= 6 && !no_manager);
   if (!cfg.manager) {
@@ -140,6 +172,7 @@ int cmd_solve(const Args& args) {
         throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
     if (no_store) throw UsageError("--no-store is an option of the job manager; add --manager");
     if (no_pieces) throw UsageError("--no-pieces is an option of the job manager; add --manager");
+    if (!hints.empty()) throw UsageError("--hint is an option of the job manager; add --manager");
   } else {
     // A limit per class has no meaning when classes share the slots job by
     // job; a run ends with Ctrl-C (or `timeout -s INT`) and --resume goes on.

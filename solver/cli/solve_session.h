@@ -47,6 +47,13 @@
 
 namespace konobi {
 
+// --hint: in the tree of the class of `opening`, at the node after `path`
+// less its last move, that move is searched first (JobManager::add_hint).
+struct SolveHint {
+  int opening = -1;
+  std::vector<Move> path;
+};
+
 struct SolveConfig {
   int size = 0, threads = 1;
   GameChoice game;
@@ -69,6 +76,7 @@ struct SolveConfig {
   // round go back to the job manager, whose tree the checkpoints keep.
   uint64_t part_budget_max = uint64_t(1) << 28;
   double store_mb = 4096;
+  std::vector<SolveHint> hints;
   MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
 };
 
@@ -457,7 +465,7 @@ class SolveSession {
           // checkpoints kept a proven root: the tree searches them on,
           // the replies whose parts are written settled.
           int left = 0;
-          std::vector<Move> reopened;
+          std::vector<std::pair<Move, Move>> reopened;  // each reply, and the move that won it (or -1)
           from = &(begun = with_parts_settled(*from, rep, &left, &reopened)).value();
           handed_over_.insert(rep);
           if (!cfg_.quiet) {
@@ -467,12 +475,19 @@ class SolveSession {
                       << (left == 1 ? " reply" : " replies") << " left";
             if (!reopened.empty()) {
               std::cerr << " (";
-              for (size_t i = 0; i < reopened.size(); ++i)
-                std::cerr << (i ? ", " : "") << move_name(n_, reopened[i]);
+              std::string first;
+              for (size_t i = 0; i < reopened.size(); ++i) {
+                const auto [reply, won_by] = reopened[i];
+                std::cerr << (i ? ", " : "") << move_name(n_, reply);
+                if (won_by >= 0)
+                  first += (first.empty() ? "" : ", ") + move_name(n_, reply) + " " + move_name(n_, won_by);
+              }
               std::cerr << (reopened.size() == 1 ? ", which its tree had proven, is"
                                                  : ", which its tree had proven, are")
                         << " searched again, since the table that proved "
-                        << (reopened.size() == 1 ? "it" : "them") << " is gone)";
+                        << (reopened.size() == 1 ? "it" : "them") << " is gone";
+              if (!first.empty()) std::cerr << "; the move that won before is searched first: " << first;
+              std::cerr << ")";
             }
             std::cerr << "\n";
           }
@@ -483,6 +498,7 @@ class SolveSession {
       // Its root is known lost for its mover: the parts go easiest first.
       if (handed_over_.count(rep)) manager_->easiest_replies_first(rep);
     }
+    add_hints();
     ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
     try {
       for (bool again = true; again;) {
@@ -503,6 +519,7 @@ class SolveSession {
             reopened.nodes_list.assign(1, CheckpointNode{});
             manager_->reopen(left.rep, with_parts_settled(reopened, left.rep, nullptr));
             manager_->easiest_replies_first(left.rep);
+            add_hints(left.rep);
             handed_over_.insert(left.rep);
             {
               std::lock_guard lock(proof_status_mutex_);
@@ -539,6 +556,48 @@ class SolveSession {
         o.pn = c.pn;
         o.dn = c.dn;
       }
+  }
+
+  // --hint: each on its class's tree, before the first job. A hint names
+  // its class by the class's own point and its moves from that position.
+  void add_hints(int only = -1) {
+    for (const SolveHint& h : cfg_.hints) {
+      if (only >= 0 && h.opening != only) continue;
+      const std::string name = point_name(n_, h.opening) + ":" + format_path(h.path);
+      if (opening_representative(g_, h.opening) != h.opening)
+        throw UsageError("--hint " + name + ": " + point_name(n_, h.opening) + " is in the class of " +
+                         point_name(n_, opening_representative(g_, h.opening)) +
+                         "; name the class by that point and give the moves from its position");
+      if (results_.openings[h.opening].solved) {
+        if (!cfg_.quiet) std::cerr << "note: --hint " << name << " is passed over: its class is proven\n";
+        continue;
+      }
+      if (std::find(todo_.begin(), todo_.end(), h.opening) == todo_.end())
+        throw UsageError("--hint " + name + ": the class " + point_name(n_, h.opening) +
+                         " is not searched in this run (see --openings)");
+      const auto r = manager_->add_hint(h.opening, h.path);
+      const std::vector<Move> to(h.path.begin(), h.path.begin() + std::ptrdiff_t(r.depth));
+      const std::string at = to.empty() ? "the class's root" : "the position after " + format_path(to);
+      using R = typename JobManager<Game, W>::HintResult;
+      if (r.kind == R::NotAMove)
+        throw UsageError(
+            "--hint " + name + ": " + move_name(n_, h.path[r.depth]) + " is not a move the search makes at " +
+            at + " (illegal there, or left out as losing at once, or the same as another by symmetry)");
+      if (r.kind == R::Proven || r.kind == R::Refuted) {
+        if (!cfg_.quiet)
+          std::cerr << "note: --hint " << name << " is passed over: "
+                    << (r.kind == R::Proven ? at + " is proven already"
+                                            : move_name(n_, h.path.back()) + " is proven to lose at " + at)
+                    << "\n";
+        continue;
+      }
+      if (!cfg_.quiet) std::cerr << "hint: " << name << " is searched first while it is open\n";
+    }
+  }
+  std::string format_path(const std::vector<Move>& path) const {
+    std::string s;
+    for (Move m : path) s += (s.empty() ? "" : ",") + move_name(n_, m);
+    return s;
   }
 
   // With --proof, each node the manager proves gets its proof piece at
@@ -1228,7 +1287,7 @@ class SolveSession {
   // proven again on the table alone, in rounds that a stop loses. Its moves
   // go to *reopened (if given).
   CheckpointClass with_parts_settled(const CheckpointClass& c, int rep, int* open,
-                                     std::vector<Move>* reopened = nullptr) const {
+                                     std::vector<std::pair<Move, Move>>* reopened = nullptr) const {
     const State& root = root_of()(rep);
     const Color winner = other(Game::board(root).to_move);
     CheckpointClass r = c;
@@ -1259,8 +1318,16 @@ class SolveSession {
         const CheckpointNode& n = c.nodes_list[i];
         if (settled.count(n.path[0])) continue;
         // (A proven node's subtree is not saved: the reply alone goes.)
+        // Its winning move, when known, is its hint: the jobs try it first.
         if (n.path.size() == 1 && n.value != CheckpointNode::Value::Open) {
-          if (reopened) reopened->push_back(n.path[0]);
+          const bool won = n.value == CheckpointNode::Value::MoverWins && n.best >= 0;
+          if (reopened) reopened->push_back({n.path[0], won ? n.best : Move(-1)});
+          if (won) {
+            CheckpointNode leaf;
+            leaf.path = n.path;
+            leaf.best = n.best;
+            r.nodes_list.push_back(leaf);
+          }
           continue;
         }
         r.nodes_list.push_back(n);

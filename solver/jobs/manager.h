@@ -108,6 +108,50 @@ class JobManager {
       if (t.opening == opening) t.easiest_first = true;
   }
 
+  // A hint: at the node reached by `path` less its last move, that move is
+  // searched first, before the node's other moves, for as long as it is
+  // open. It is for a winning move that an earlier search found and whose
+  // proof was lost (6x6 c3's replies c6 and d6: their tree proved them
+  // twice, and a search that chooses afresh spreads its jobs over five and
+  // seven moves of nearly equal numbers). A hint changes only the order of
+  // the jobs, never a value: a hinted move that loses is refuted like any
+  // other, and the node's other moves then get the jobs. Nodes on the way
+  // that are leaves are expanded, the hinted node too, so that the next job
+  // goes to the hinted move. Called before run(); the caller words
+  // what went wrong, by the moves of the path.
+  struct HintResult {
+    enum Kind { Set, Proven, NotAMove, Refuted } kind = Set;
+    // Proven: the moves of the path to the proven node; NotAMove: path[depth]
+    // is not a move there; Refuted: the hinted move is proven to lose.
+    size_t depth = 0;
+  };
+  HintResult add_hint(int opening, const std::vector<Move>& path) {
+    if (path.empty()) throw std::invalid_argument("a hint needs at least one move");
+    for (Tree& t : trees_) {
+      if (t.opening != opening) continue;
+      int i = 0;
+      for (size_t d = 0;; ++d) {
+        if (t.nodes[i].value != Value::Open) return {HintResult::Proven, d};
+        if (!t.nodes[i].expanded) {
+          expand(t, i);
+          update_up(t, i);
+          if (t.nodes[i].value != Value::Open) return {HintResult::Proven, d};
+        }
+        const int c = child_by_move(t, i, path[d]);
+        if (c < 0) return {HintResult::NotAMove, d};
+        if (d + 1 == path.size()) {
+          if (t.nodes[c].value == Value::MoverWins) return {HintResult::Refuted, d};
+          break;
+        }
+        i = c;
+      }
+      t.nodes[i].hint = path.back();
+      update_up(t, i);
+      return {};
+    }
+    throw std::invalid_argument("add_hint: no such class");
+  }
+
   // The children a node of the tree gets for position s, in move order,
   // with their keys: the moves df-pn searches (or the pass it must make),
   // one per key on a symmetric position, the lowest move of each.
@@ -258,6 +302,9 @@ class JobManager {
     uint64_t job_nodes = 0;
     uint32_t jobs = 0;
     Move best = -1;
+    // A move of this node's mover to search first while it is open (a
+    // hint: a move an earlier search proved winning here); -1 for none.
+    Move hint = -1;
     bool expanded = false, in_flight = false;
     std::vector<int> children;
   };
@@ -299,6 +346,20 @@ class JobManager {
 
   // The position of node i, replayed from the class root.
   State position(const Tree& t, int i) const { return job_leaf<Game, W>(root_of_(t.opening), path_of(t, i)); }
+  // Node i's child by move m, or -1 when the search makes no such move there.
+  int child_by_move(const Tree& t, int i, Move m) const {
+    for (int c : t.nodes[i].children)
+      if (t.nodes[c].move == m) return c;
+    return -1;
+  }
+  // Whether m is a move the search makes at node i (a leaf's are its
+  // position's, as expand() would give them).
+  bool makes_move(const Tree& t, int i, Move m) const {
+    if (t.nodes[i].expanded) return child_by_move(t, i, m) >= 0;
+    for (const auto& kid : children(position(t, i), opt_.symmetry))
+      if (kid.second == m) return true;
+    return false;
+  }
   std::vector<Move> path_of(const Tree& t, int i) const {
     std::vector<Move> path;
     for (; t.nodes[i].parent >= 0; i = t.nodes[i].parent) path.push_back(t.nodes[i].move);
@@ -370,9 +431,13 @@ class JobManager {
           min_dn = std::min(min_dn, k.dn);
           if (k.value == Value::MoverLoses && win < 0) win = k.move;
         }
+        // A node committed to its hint is as near a proof as the hinted
+        // move, so that the thresholds above it (and the choice between it
+        // and its siblings) follow the move its jobs go to.
+        const int h = hinted_child(t, i);
         if (win >= 0) set_value(n, Value::MoverWins, win);
         else if (sat(sum_pn) == 0) set_value(n, Value::MoverLoses, -1);
-        else n.pn = min_dn, n.dn = sat(sum_pn);
+        else n.pn = h >= 0 ? t.nodes[h].dn : min_dn, n.dn = sat(sum_pn);
         if (n.value != Value::Open) record_proven(t, i);
       }
     }
@@ -402,6 +467,7 @@ class JobManager {
     const Node& n = t.nodes[i];
     if (n.value != Value::Open) return false;
     if (!n.expanded) return !n.in_flight;
+    if (const int h = hinted_child(t, i); h >= 0) return selectable(t, h);
     for (int c : n.children)
       if (selectable(t, c)) return true;
     return false;
@@ -427,6 +493,12 @@ class JobManager {
     if (n.value != Value::Open) return {};
     if (!n.expanded) return n.in_flight ? Pick{} : Pick{i, th_pn, th_dn};
     if (i == 0 && t.easiest_first) return select_easiest(t);
+    // A hint: its move while it is open, with no runner-up to turn to.
+    if (const int h = hinted_child(t, i); h >= 0) {
+      const Node& c = t.nodes[h];
+      const uint32_t child_th_pn = th_dn > n.dn ? sat(uint64_t(th_dn) - n.dn + c.pn) : c.pn + 1;
+      return select(t, h, std::max(child_th_pn, c.pn + 1), std::max(th_pn, c.dn + 1));
+    }
     const auto [best, second_dn] = least_child(t, i, &Node::dn);
     if (best < 0) return {};
     const Node& c = t.nodes[best];
@@ -434,6 +506,15 @@ class JobManager {
     const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
     const uint32_t child_th_pn = th_dn > n.dn ? sat(uint64_t(th_dn) - n.dn + c.pn) : c.pn + 1;
     return select(t, best, std::max(child_th_pn, c.pn + 1), std::max(child_th_dn, c.dn + 1));
+  }
+
+  // Node i's hinted child while it is open, else -1.
+  int hinted_child(const Tree& t, int i) const {
+    const Node& n = t.nodes[i];
+    if (n.hint < 0 || !n.expanded) return -1;
+    for (int c : n.children)
+      if (t.nodes[c].move == n.hint) return t.nodes[c].value == Value::Open ? c : -1;
+    return -1;
   }
 
   // Of node i's children with a free leaf, the first of least `number`
@@ -566,7 +647,8 @@ class JobManager {
     c.pn = n.pn, c.dn = n.dn;
     c.job_nodes = n.job_nodes;
     c.jobs = n.jobs;
-    c.best = n.best;
+    // An open node's BEST is its hint (docs/JOBS.md, "The format").
+    c.best = n.value == Value::Open ? n.hint : n.best;
     c.expanded = n.expanded && n.value == Value::Open;
     out.push_back(c);
     if (!c.expanded) return;
@@ -611,6 +693,12 @@ class JobManager {
         record_proven(t, i);
       } else if (n.value == Value::Open) {
         n.pn = std::max<uint32_t>(c.pn, 1), n.dn = std::max<uint32_t>(c.dn, 1);
+        if (c.best >= 0 && !makes_move(t, i, c.best))
+          throw std::runtime_error("the checkpoint's node " + path_text(c.path) + " has a hint, " +
+                                   std::to_string(c.best) +
+                                   ", that is not a move of this program's tree of " +
+                                   std::to_string(t.opening) + "; it belongs to another game or version");
+        if (c.best >= 0) n.hint = c.best;
       }
       if (c.expanded && t.nodes[i].value != Value::Open) skipped.insert(c.path);
       if (c.expanded && t.nodes[i].value == Value::Open) {
