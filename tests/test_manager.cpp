@@ -496,3 +496,62 @@ TEST_CASE("a hint sends the jobs to its move first, is kept in checkpoints and c
     CHECK_THROWS_WITH(again.add_class(0, &bad), Catch::Contains("has a hint"));
   }
 }
+
+TEST_CASE("a root proven lost keeps its replies' winning moves in the checkpoint, for hints", "[jobs]") {
+  // The caller's proof is cut short, as a stop in a proof in parts: the
+  // checkpoint holds the proven root and, for each reply, the move that
+  // won it, which a manager resumed from the file hands back.
+  const Pos root = lost_middle_game();
+  Roots roots{{root}};
+  // The root expanded, so that each reply is a node of the tree.
+  std::vector<konobi::Move> none;
+  const konobi::CheckpointClass expanded = with_settled(
+      root, [](int) { return false; }, none);
+  struct Stopped {};
+  konobi::Checkpoint last;
+  std::vector<std::pair<konobi::Move, konobi::Move>> won;
+  {
+    konobi::TranspositionTable tt(16);
+    Pool pool(tt, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+    konobi::ManagerOptions mo;
+    mo.job_nodes = 100;
+    mo.checkpoint_every = 1e9;
+    Manager manager(
+        pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+    manager.add_class(0, &expanded);
+    CHECK_THROWS_AS(manager.run(
+                        nullptr, [&](int, bool, const konobi::ClassTotals&) { throw Stopped{}; },
+                        [&](const konobi::Checkpoint& c) { last = c; }),
+                    Stopped);
+    won = manager.replies_won(0);
+  }
+  REQUIRE(!won.empty());
+  REQUIRE(last.classes.size() == 1);
+  const auto& list = last.classes[0].nodes_list;
+  REQUIRE(list.size() == won.size() + 1);
+  CHECK(list[0].value == konobi::CheckpointNode::Value::MoverLoses);
+  CHECK(list[0].expanded);
+  for (size_t i = 0; i < won.size(); ++i) {
+    const auto [reply, move] = won[i];
+    INFO("reply " << reply << ", won by " << move);
+    CHECK(list[i + 1].path == std::vector<konobi::Move>{reply});
+    CHECK(list[i + 1].value == konobi::CheckpointNode::Value::MoverWins);
+    CHECK(list[i + 1].best == move);
+    // The move wins: alpha-beta finds the position after it lost for its mover.
+    const Pos after = KonobiSearch::child(KonobiSearch::child(root, reply), move);
+    CHECK_FALSE(konobi::AlphaBeta<1>(20).wins(after));
+  }
+  // Through the file's text: the root is proven, no job runs, and the
+  // replies' moves come back.
+  const konobi::Checkpoint read = konobi::Checkpoint::from_text(last.to_text(), "test");
+  konobi::TranspositionTable fresh(16);
+  Pool pool(fresh, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  Manager manager(
+      pool, &fresh, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+  manager.add_class(0, &read.classes[0]);
+  CHECK(manager.replies_won(0) == won);
+  run_to_a_loss(manager, [](const konobi::Checkpoint&) {});
+  CHECK(pool.nodes() == 0);
+}

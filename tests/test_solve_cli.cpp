@@ -597,6 +597,30 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   c.written_by_tree(fifth, {"b4", "c3"});
   CHECK_FALSE(fs::exists(parts / "rounds"));
   require_status(run_konobi({"verify-proof", file}), 0);
+  // The same with the checkpoint of a root proven since hints: it keeps
+  // each reply with the move that won it (here e5 for both, a legal move
+  // of Black's; a hint orders the jobs and decides nothing), and the
+  // replies handed back are searched from those moves.
+  again_without({"c3.proof.xz", "b4.proof.xz", "rounds"});
+  cut_to_proven_root();
+  {
+    konobi::Checkpoint cut = konobi::read_checkpoint(dir / "r5.checkpoint.xz");
+    cut.classes[0].nodes_list[0].expanded = true;
+    for (const char* reply : {"b4", "c3"}) {
+      konobi::CheckpointNode won;
+      won.path = {konobi::Move(konobi::parse_point(5, reply))};
+      won.value = konobi::CheckpointNode::Value::MoverWins;
+      won.best = konobi::Move(konobi::parse_point(5, "e5"));
+      cut.classes[0].nodes_list.push_back(won);
+    }
+    konobi::write_checkpoint(dir / "r5.checkpoint.xz", cut);
+  }
+  const Run hinted = c.resumed("fifth, with the replies' moves", {"--part-budget-max", "0"});
+  INFO("stderr (fifth, with the replies' moves): " << hinted.err);
+  CHECK_THAT(hinted.err, Contains("the job manager searches them, its tree kept in the checkpoint; the moves "
+                                  "that won them before are searched first: b4 e5, c3 e5"));
+  c.written_by_tree(hinted, {"b4", "c3"});
+  require_status(run_konobi({"verify-proof", file}), 0);
   // ... and, stopped after the hand-over, from the checkpoint's tree (here
   // the open tree of the first run: the parts on disk say its root was
   // proven, and the tree goes on with the two replies whose parts are not

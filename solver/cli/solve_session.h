@@ -513,11 +513,22 @@ class SolveSession {
         } catch (const PartsToManager& left) {
           if constexpr (!kGonnect) {  // (only Konobi writes proofs in parts)
             // The class's tree again, its covered replies settled: the jobs
-            // go on with the parts left, kept in the checkpoints.
+            // go on with the parts left, kept in the checkpoints, each from
+            // the move that won it when the tree that proved the root (or
+            // the checkpoint it left) names one.
             CheckpointClass reopened;
             reopened.opening = left.rep;
             reopened.nodes_list.assign(1, CheckpointNode{});
-            manager_->reopen(left.rep, with_parts_settled(reopened, left.rep, nullptr));
+            reopened.nodes_list[0].expanded = true;
+            for (const auto& [reply, move] : manager_->replies_won(left.rep)) {
+              CheckpointNode won;
+              won.path = {reply};
+              won.value = CheckpointNode::Value::MoverWins;
+              won.best = move;
+              reopened.nodes_list.push_back(won);
+            }
+            std::vector<std::pair<Move, Move>> hinted;
+            manager_->reopen(left.rep, with_parts_settled(reopened, left.rep, nullptr, &hinted));
             manager_->easiest_replies_first(left.rep);
             add_hints(left.rep);
             handed_over_.insert(left.rep);
@@ -525,11 +536,19 @@ class SolveSession {
               std::lock_guard lock(proof_status_mutex_);
               proof_status_.reset();
             }
-            if (!cfg_.quiet)
+            if (!cfg_.quiet) {
               std::cerr << point_name(n_, left.rep) << ": " << left.parts
                         << " parts of its proof are left past the rounds on the table (up to "
                         << human_count(double(cfg_.part_budget_max))
-                        << " nodes a part); the job manager searches them, its tree kept in the checkpoint\n";
+                        << " nodes a part); the job manager searches them, its tree kept in the checkpoint";
+              std::string first;
+              for (const auto& [reply, move] : hinted)
+                if (move >= 0)
+                  first += (first.empty() ? "" : ", ") + move_name(n_, reply) + " " + move_name(n_, move);
+              if (!first.empty())
+                std::cerr << "; the moves that won them before are searched first: " << first;
+              std::cerr << "\n";
+            }
           }
           again = true;
         }

@@ -152,6 +152,25 @@ class JobManager {
     throw std::invalid_argument("add_hint: no such class");
   }
 
+  // A class whose root is proven lost for its mover: each reply its tree
+  // proved won by the class's winner with a known winning move, and that
+  // move (from the tree in memory, or as the checkpoint kept them). A
+  // class whose proof in parts hands replies back to the jobs gives them
+  // these as hints: the proof of the reply may be lost, the move is not.
+  std::vector<std::pair<Move, Move>> replies_won(int opening) const {
+    for (const Tree& t : trees_) {
+      if (t.opening != opening) continue;
+      if (t.nodes[0].value != Value::MoverLoses) return {};
+      if (!t.nodes[0].expanded) return t.saved_replies_won;
+      std::vector<std::pair<Move, Move>> out;
+      for (int c : t.nodes[0].children)
+        if (t.nodes[c].value == Value::MoverWins && t.nodes[c].best >= 0)
+          out.push_back({t.nodes[c].move, t.nodes[c].best});
+      return out;
+    }
+    return {};
+  }
+
   // The children a node of the tree gets for position s, in move order,
   // with their keys: the moves df-pn searches (or the pass it must make),
   // one per key on a symmetric position, the lowest move of each.
@@ -236,6 +255,20 @@ class JobManager {
       cc.jobs = t.totals.jobs, cc.nodes = t.totals.nodes, cc.seconds = t.totals.seconds;
       std::vector<Move> path;
       write_subtree(t, 0, path, cc.nodes_list);
+      // A proven lost root keeps its replies' winning moves (for hints, if
+      // its proof in parts hands replies back to the jobs in a later run).
+      if (t.proof_pending && t.nodes[0].value == Value::MoverLoses) {
+        const auto won = replies_won(t.opening);
+        cc.nodes_list[0].expanded = !won.empty();
+        for (const auto& [reply, move] : won) {
+          CheckpointNode r;
+          r.path = {reply};
+          r.value = Value::MoverWins;
+          r.pn = 0, r.dn = kInf;
+          r.best = move;
+          cc.nodes_list.push_back(r);
+        }
+      }
       c.classes.push_back(std::move(cc));
     }
     return c;
@@ -319,6 +352,9 @@ class JobManager {
     // keep it, as its root alone, so that a stop then does not cost the
     // root's proof again (the next run goes straight to the proof).
     bool proof_pending = false;
+    // A proven lost root read from a checkpoint: its replies' winning moves
+    // as the checkpoint kept them (replies_won()).
+    std::vector<std::pair<Move, Move>> saved_replies_won;
   };
   struct Flight {
     int tree, node;
@@ -677,6 +713,10 @@ class JobManager {
     for (const CheckpointNode& c : saved.nodes_list) {
       if (!c.path.empty() && skipped.count(std::vector<Move>(c.path.begin(), c.path.end() - 1))) {
         skipped.insert(c.path);
+        // The replies of a root proven lost, with their winning moves.
+        if (c.path.size() == 1 && c.value == Value::MoverWins && c.best >= 0 &&
+            t.nodes[0].value == Value::MoverLoses)
+          t.saved_replies_won.push_back({c.path[0], c.best});
         continue;
       }
       const auto it = index.find(c.path);
