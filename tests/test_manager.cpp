@@ -98,6 +98,15 @@ konobi::CheckpointClass with_settled(const Pos& root, Pick settle, std::vector<k
   return c;
 }
 
+// The root expanded, no reply settled.
+konobi::CheckpointClass expanded_root(const Pos& root) {
+  std::vector<konobi::Move> none;
+  const konobi::CheckpointClass c = with_settled(
+      root, [](int) { return false; }, none);
+  REQUIRE(none.empty());
+  return c;
+}
+
 // Runs the manager to its end, checking that it proves its one class lost
 // for its mover exactly once.
 void run_to_a_loss(Manager& manager, const Manager::OnCheckpoint& on_checkpoint) {
@@ -360,10 +369,7 @@ TEST_CASE("a class whose root is known lost takes its replies easiest first", "[
   // still proves the root's value.
   const Pos root = lost_middle_game();
   Roots roots{{root}};
-  std::vector<konobi::Move> none;
-  const konobi::CheckpointClass expanded = with_settled(
-      root, [](int) { return false; }, none);
-  REQUIRE(none.empty());
+  const konobi::CheckpointClass expanded = expanded_root(root);
   konobi::ManagerOptions mo;
   mo.job_nodes = 100;
   mo.checkpoint_every = 1e9;
@@ -504,9 +510,7 @@ TEST_CASE("a root proven lost keeps its replies' winning moves in the checkpoint
   const Pos root = lost_middle_game();
   Roots roots{{root}};
   // The root expanded, so that each reply is a node of the tree.
-  std::vector<konobi::Move> none;
-  const konobi::CheckpointClass expanded = with_settled(
-      root, [](int) { return false; }, none);
+  const konobi::CheckpointClass expanded = expanded_root(root);
   struct Stopped {};
   konobi::Checkpoint last;
   std::vector<std::pair<konobi::Move, konobi::Move>> won;
