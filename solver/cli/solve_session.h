@@ -475,13 +475,9 @@ class SolveSession {
                       << (left == 1 ? " reply" : " replies") << " left";
             if (!reopened.empty()) {
               std::cerr << " (";
-              std::string first;
-              for (size_t i = 0; i < reopened.size(); ++i) {
-                const auto [reply, won_by] = reopened[i];
-                std::cerr << (i ? ", " : "") << move_name(n_, reply);
-                if (won_by >= 0)
-                  first += (first.empty() ? "" : ", ") + move_name(n_, reply) + " " + move_name(n_, won_by);
-              }
+              for (size_t i = 0; i < reopened.size(); ++i)
+                std::cerr << (i ? ", " : "") << move_name(n_, reopened[i].first);
+              const std::string first = replies_and_moves(reopened);
               std::cerr << (reopened.size() == 1 ? ", which its tree had proven, is"
                                                  : ", which its tree had proven, are")
                         << " searched again, since the table that proved "
@@ -541,10 +537,7 @@ class SolveSession {
                         << " parts of its proof are left past the rounds on the table (up to "
                         << human_count(double(cfg_.part_budget_max))
                         << " nodes a part); the job manager searches them, its tree kept in the checkpoint";
-              std::string first;
-              for (const auto& [reply, move] : hinted)
-                if (move >= 0)
-                  first += (first.empty() ? "" : ", ") + move_name(n_, reply) + " " + move_name(n_, move);
+              const std::string first = replies_and_moves(hinted);
               if (!first.empty())
                 std::cerr << "; the moves that won them before are searched first: " << first;
               std::cerr << "\n";
@@ -612,6 +605,13 @@ class SolveSession {
       }
       if (!cfg_.quiet) std::cerr << "hint: " << name << " is searched first while it is open\n";
     }
+  }
+  // "c6 f4, d6 e5": the replies that have a move (the move that won them).
+  std::string replies_and_moves(const std::vector<std::pair<Move, Move>>& list) const {
+    std::string s;
+    for (const auto& [reply, move] : list)
+      if (move >= 0) s += (s.empty() ? "" : ", ") + move_name(n_, reply) + " " + move_name(n_, move);
+    return s;
   }
   std::string format_path(const std::vector<Move>& path) const {
     std::string s;

@@ -111,9 +111,9 @@ class JobManager {
   // A hint: at the node reached by `path` less its last move, that move is
   // searched first, before the node's other moves, for as long as it is
   // open. It is for a winning move that an earlier search found and whose
-  // proof was lost (6x6 c3's replies c6 and d6: their tree proved them
-  // twice, and a search that chooses afresh spreads its jobs over five and
-  // seven moves of nearly equal numbers). A hint changes only the order of
+  // proof was lost (6x6 c3's reply c6: an earlier tree proved it with f4,
+  // and a search that chose afresh spread its jobs over five moves of
+  // nearly equal numbers). A hint changes only the order of
   // the jobs, never a value: a hinted move that loses is refuted like any
   // other, and the node's other moves then get the jobs. Nodes on the way
   // that are leaves are expanded, the hinted node too, so that the next job
@@ -349,8 +349,9 @@ class JobManager {
     bool announced = false;
     bool easiest_first = false;  // easiest_replies_first()
     // Its root is proven and the caller is building its proof: checkpoints
-    // keep it, as its root alone, so that a stop then does not cost the
-    // root's proof again (the next run goes straight to the proof).
+    // keep it, as its root (with a lost root's replies' winning moves), so
+    // that a stop then does not cost the root's proof again (the next run
+    // goes straight to the proof).
     bool proof_pending = false;
     // A proven lost root read from a checkpoint: its replies' winning moves
     // as the checkpoint kept them (replies_won()).
