@@ -121,8 +121,8 @@ TEST_CASE("shipped 6x6 results name a proof for each proven class, for the same 
 }
 
 // A results file's provenance records the command that wrote it, and the
-// repository travels: a path of one machine (/work/..., /home/...) in it
-// would name folders no other clone has.
+// repository travels: an absolute path of one machine (a home folder, a
+// checkout) in it would name folders no other clone has.
 TEST_CASE("shipped results files record their commands without absolute paths", "[shipped]") {
   int commands = 0;
   for (const auto& entry : fs::directory_iterator(kResults)) {
