@@ -125,7 +125,9 @@ while read -r f; do
     */*.parts/*) grep -qxF "${f%.parts/*}.proof.xz" "$work/changed" && continue ;;
   esac
   checked=$((checked + 1))
-  if "$work/konobi" verify-proof "$f" > "$work/verify.out" 2>&1; then
+  # Its stdout (the verdict) is kept; its stderr (each part of a proof in
+  # parts as it holds, an hour's check for a hard class) is shown as it comes.
+  if "$work/konobi" verify-proof "$f" 2>&1 > "$work/verify.out" | sed -u "s|$root/||" >&2; then
     sed "s|$root/||" "$work/verify.out" | tail -n 1 >&2
   else
     failed=1

@@ -684,10 +684,11 @@ struct PartsOnDisk {
   konobi::Color winner = konobi::White;
   std::vector<std::string> index;  // the index's lines, header and `end` included
   konobi::ProofParts parts{[this](const std::string& path) {
-    std::ifstream in(dir / path, std::ios::binary);
-    if (!in) throw std::runtime_error("no such file");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }};
+                             std::ifstream in(dir / path, std::ios::binary);
+                             if (!in) throw std::runtime_error("no such file");
+                             return std::string(std::istreambuf_iterator<char>(in), {});
+                           },
+                           {}};
   uint64_t entries = 0;
 
   // 4x4 b2 after White's winning reply: Black to move, White wins.
@@ -739,6 +740,30 @@ TEST_CASE("a proof in parts (format 3) holds when every reply's part holds, and 
     CHECK(c.entries == p.entries);
     CHECK(c.winner == "white");
     CHECK_THAT(c.message, Contains("in " + std::to_string(count) + " parts"));
+  }
+  SECTION("each part is told as it holds, and none after one fails") {
+    std::vector<std::string> told;
+    uint64_t entries = 0;
+    konobi::ProofParts heard = p.parts;
+    heard.checked = [&](const std::string& path, size_t index, size_t of, const konobi::ProofCheck& part) {
+      CHECK(index == told.size() + 1);
+      CHECK(of == count);
+      CHECK(part.ok);
+      entries += part.entries;
+      told.push_back(path);
+    };
+    const auto c = konobi::check_proof(text_of(p.index), &heard);
+    CHECK(c.ok);
+    REQUIRE(told.size() == count);
+    CHECK(entries == p.entries);
+    for (size_t i = 0; i < count; ++i)
+      CHECK(p.index[first + i].substr(p.index[first + i].find(' ') + 1) == told[i]);
+    // The second part spoilt: the first is told, then the check fails.
+    told.clear();
+    p.write(p.index[first + 1].substr(p.index[first + 1].find(' ') + 1), "konobi-proof 2\n");
+    const auto bad = konobi::check_proof(text_of(p.index), &heard);
+    CHECK(!bad.ok);
+    CHECK(told.size() == 1);
   }
   SECTION("without a way to read its parts") {
     CHECK_THAT(konobi::check_proof(text_of(p.index)).message, Contains("checked from its file"));

@@ -512,6 +512,10 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   require_status(ok, 0);
   CHECK_THAT(ok.out, Contains("format 3, 24 parts, " + std::to_string(r.openings[a2].proof_size) +
                               " strategy entries"));
+  // Each part is told on stderr as it holds, in the index's order.
+  CHECK_THAT(ok.err, Contains("  part 1 of 24 holds: " + (parts / "a1.proof.xz").string() + " ("));
+  CHECK_THAT(ok.err, Contains("  part 24 of 24 holds: " + (parts / "e5.proof.xz").string() + " ("));
+  CHECK(ok.err.find("part 1 of 24") < ok.err.find("part 24 of 24"));
 
   // A part that is not a checked proof fails the whole: a part missing,
   // one proving another position, one that fails.

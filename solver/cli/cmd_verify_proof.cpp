@@ -47,9 +47,17 @@ int cmd_verify_proof(const Args& args) {
       // A proof in parts (format 3) names files beside it, each read as
       // this one is, under the same limit, when the checker needs it.
       const std::filesystem::path folder = std::filesystem::path(f).parent_path();
-      const ProofParts parts{[&](const std::string& path) {
-        return read_maybe_compressed((folder / path).string(), max_mb << 20);
-      }};
+      // Each part that holds is told on stderr: a class of 35 parts takes an
+      // hour to check, and stdout keeps one line per file for scripts.
+      const ProofParts parts{
+          [&](const std::string& path) {
+            return read_maybe_compressed((folder / path).string(), max_mb << 20);
+          },
+          [&](const std::string& path, size_t index, size_t count, const ProofCheck& part) {
+            std::cerr << "  part " << index << " of " << count << " holds: " << (folder / path).string()
+                      << " (" << part.entries << " strategy entries, " << part.positions
+                      << " positions checked)" << std::endl;
+          }};
       c = game == "gonnect"  ? check_gonnect_proof(text)
           : game == "konobi" ? check_proof(text, &parts)
                              : check_any_proof(text, &parts);

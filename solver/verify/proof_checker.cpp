@@ -216,6 +216,7 @@ void check_parts(ProofReader& in, const RefBoard& start, char winner, const Proo
       out.entries += c.entries;
       out.positions += c.positions;
       ++out.parts;
+      if (parts->checked) parts->checked(folder + path, in.read(), in.count(), c);
     }
     in.finish();
   } catch (const ProofFormatError& e) { throw Failure{e.what()}; }

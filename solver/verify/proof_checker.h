@@ -5,6 +5,7 @@
 // bitboard engine that produced the proof.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -29,8 +30,13 @@ struct ProofCheck {
 // of a part named by its path relative to the file that names it (the
 // checker refuses absolute paths and `..`); it throws on a missing or
 // unreadable file. verify-proof reads them from the proof's own folder.
+// `checked`, when given, hears of each part once it holds (its path as
+// `read` took it, its place among its file's K entries, its own check), so
+// that a check of an hour can say how far it is; parts within parts count
+// in their own file.
 struct ProofParts {
   std::function<std::string(const std::string& path)> read;
+  std::function<void(const std::string& path, size_t index, size_t count, const ProofCheck& part)> checked;
 };
 
 // Never throws on bad input: a malformed or truncated file is a failed check.
