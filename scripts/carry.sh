@@ -126,7 +126,7 @@ while read -r f; do
   esac
   checked=$((checked + 1))
   # Its stdout (the verdict) is kept; its stderr (each part of a proof in
-  # parts as it holds, an hour's check for a hard class) is shown as it comes.
+  # parts as it holds, over an hour's check for a hard class) is shown as it comes.
   if "$work/konobi" verify-proof "$f" 2>&1 > "$work/verify.out" | sed -u "s|$root/||" >&2; then
     sed "s|$root/||" "$work/verify.out" | tail -n 1 >&2
   else
