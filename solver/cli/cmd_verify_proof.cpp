@@ -47,8 +47,8 @@ int cmd_verify_proof(const Args& args) {
       // A proof in parts (format 3) names files beside it, each read as
       // this one is, under the same limit, when the checker needs it.
       const std::filesystem::path folder = std::filesystem::path(f).parent_path();
-      // Each part that holds is told on stderr: a class of 35 parts takes an
-      // hour to check, and stdout keeps one line per file for scripts.
+      // Each part that holds is told on stderr: 6x6 c3's 35 parts take over
+      // an hour and a half to check, and stdout keeps one line per file for scripts.
       const ProofParts parts{
           [&](const std::string& path) {
             return read_maybe_compressed((folder / path).string(), max_mb << 20);
