@@ -9,11 +9,13 @@
 # Usage: scripts/carry.sh [--game G] [--results DIR] SIZE MINUTES [more konobi solve options]
 #   scripts/carry.sh 6 150 --openings c3 --threads 2 --tt-mb 10240 --no-store
 #
-# MINUTES may be a fraction. A Ctrl-C of yours stops the solve the same way
-# (a second one stops it at once) and the checks still run. The solve runs
-# from a copy of the program, so the build may change meanwhile. KONOBI
-# names another program (the tests' build); `--results DIR` works on DIR
-# instead of results/ and leaves the paper alone.
+# MINUTES may be a fraction. A Ctrl-C of yours, from a terminal or as a
+# kill -INT of carry.sh, stops the solve the same way (a second one stops
+# it at once); a hang-up or SIGTERM stops it at once, with a save. The
+# checks still run. The solve runs from a copy of the program, so the
+# build may change meanwhile. KONOBI names another program (the tests'
+# build); `--results DIR` works on DIR instead of results/ and leaves the
+# paper alone.
 # Exit status: 0 when the solve finished or stopped and saved and every
 # proof checked passed; 1 when a proof failed (do not commit it); the
 # solve's own status when it failed; 2 for a usage error.
@@ -82,8 +84,12 @@ echo "carry.sh: konobi solve --game $game --size $size --resume for $minutes min
 # The paths are given relative to where carry.sh runs (from the top of
 # the repository: results/konobi-6x6.json, as a user types them): the
 # solve writes its command line into the results file's provenance, which
-# should not name this machine's folders.
-"$work/konobi" solve --game "$game" --size "$size" --resume --out "$(realpath --relative-to=. "$out")" \
+# should not name this machine's folders. The solve runs in a session of
+# its own (setsid, which keeps the pid), so that carry.sh alone decides
+# what reaches it: a Ctrl-C is passed on once, whether a terminal sent it
+# to carry.sh's process group or a kill -INT to carry.sh alone, and a
+# hang-up or SIGTERM of carry.sh stops it with a save.
+setsid "$work/konobi" solve --game "$game" --size "$size" --resume --out "$(realpath --relative-to=. "$out")" \
   --proof "$(realpath --relative-to=. "$proofs")" "$@" &
 pid=$!
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%.3f", m * 60 }')
@@ -96,9 +102,24 @@ stop_timer() {
   pkill -P "$timer" sleep 2>/dev/null || true
   kill "$timer" 2>/dev/null || true
 }
-# A Ctrl-C in the terminal reaches the solve itself; here it ends the timer
-# and the wait below, which then waits again.
-trap 'stop_timer; echo "carry.sh: the solve saves and stops (Ctrl-C again stops it at once)" >&2' INT
+# A Ctrl-C ends the timer (whose own Ctrl-C would be a second one) and is
+# passed on; a second is passed on too, and stops the solve at once. The
+# wait below is ended by each, and waits again.
+interrupts=0
+on_interrupt() {
+  # A timer that has ended before the first of these sent its Ctrl-C.
+  if [ "$interrupts" -eq 0 ] && ! kill -0 "$timer" 2>/dev/null; then interrupts=1; fi
+  stop_timer
+  interrupts=$((interrupts + 1))
+  kill -INT "$pid" 2>/dev/null || true
+  if [ "$interrupts" -eq 1 ]; then
+    echo "carry.sh: the solve saves and stops (Ctrl-C again stops it at once)" >&2
+  else
+    echo "carry.sh: the solve stops at once" >&2
+  fi
+}
+trap on_interrupt INT
+trap 'stop_timer; kill -TERM "$pid" 2>/dev/null || true; echo "carry.sh: stopping the solve at once (it saves)" >&2' HUP TERM
 set +e
 while :; do
   wait "$pid"
@@ -107,7 +128,7 @@ while :; do
 done
 set -e
 stop_timer
-trap - INT
+trap - INT HUP TERM
 case "$status" in
   0) echo "carry.sh: the solve finished" >&2 ;;
   130) echo "carry.sh: the solve stopped and saved; the same command carries it on" >&2 ;;

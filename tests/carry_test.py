@@ -15,6 +15,11 @@ a user runs it, on a results folder of its own (--results):
            long before the time limit: the solve saves and stops, exit 0,
            and no process of the carry is left (a timer left running would
            send a second Ctrl-C, which stops a solve at once);
+  int_own  SIGINT to carry.sh alone (kill -INT, not a terminal): the same
+           (it used to end the timer and leave the solve running, with no
+           end, and carry.sh waiting on it);
+  term     SIGTERM to carry.sh alone: the solve stops at once with a save
+           (its checkpoint newer), exit 0, nothing left running;
   usage    bad arguments and a missing results file: exit 2, said why.
 
 Usage: carry_test.py KONOBI CARRY_SH CASE
@@ -154,20 +159,46 @@ exit $rc
         check("a proof failed its check" in err, err)
 
 
-def case_ctrl_c():
+def solves_running(d):
+    """The konobi solves whose command line names folder d (carry.sh runs
+    its solve in a session of its own, so the carry's process group does
+    not hold it)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"solve" in args and any(os.path.basename(d).encode() in a for a in args):
+            found.append(int(pid))
+    return found
+
+
+def stopped_by(sig, to_group, says):
+    """A 10-minute carry sent sig after 3 s, to its whole process group or
+    to carry.sh alone: it ends well within the limit, having saved, with
+    exit 0 and nothing of it left running."""
     with tempfile.TemporaryDirectory() as d:
         first_run(d, 5)
+        checkpoint = os.path.join(d, "konobi-5x5.checkpoint.xz")
+        before = os.path.getmtime(checkpoint)
         env = dict(os.environ, KONOBI=KONOBI)
         start = time.monotonic()
         p = subprocess.Popen([CARRY, "--results", d, "5", "10", *SOLVE], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, start_new_session=True)
         time.sleep(3)
-        os.killpg(p.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        check(solves_running(d), "no solve is running after 3 s")
+        if to_group:
+            os.killpg(p.pid, sig)
+        else:
+            os.kill(p.pid, sig)
         _, err = p.communicate(timeout=600)
         took = time.monotonic() - start
         check(p.returncode == 0, f"exit {p.returncode}: {err}")
-        check("the solve saves and stops" in err and "the solve stopped and saved" in err, err)
-        check(took < 300, f"took {took:.0f} s after a Ctrl-C at 3 s")
+        check(says in err and "the solve stopped and saved" in err, err)
+        check(took < 300, f"took {took:.0f} s after a signal at 3 s")
+        check(os.path.getmtime(checkpoint) > before, "the checkpoint was not saved again")
         # Nothing of it is left, the timer's sleep included: a timer left
         # running would Ctrl-C the solve a second time, stopping it at once.
         try:
@@ -175,6 +206,19 @@ def case_ctrl_c():
             fail("a process of the carry outlived it")
         except ProcessLookupError:
             pass
+        check(not solves_running(d), f"the solve outlived the carry: {solves_running(d)}")
+
+
+def case_ctrl_c():
+    stopped_by(signal.SIGINT, True, "the solve saves and stops")  # what a terminal's Ctrl-C does
+
+
+def case_int_own():
+    stopped_by(signal.SIGINT, False, "the solve saves and stops")
+
+
+def case_term():
+    stopped_by(signal.SIGTERM, False, "stopping the solve at once (it saves)")
 
 
 def case_usage():
@@ -196,5 +240,5 @@ def case_usage():
 
 
 {"stop": case_stop, "finish": case_finish, "tampered": case_tampered, "ctrl_c": case_ctrl_c,
- "usage": case_usage}[CASE]()
+ "int_own": case_int_own, "term": case_term, "usage": case_usage}[CASE]()
 print(f"ok ({CASE})")
