@@ -94,7 +94,7 @@ setsid "$work/konobi" solve --game "$game" --size "$size" --resume --out "$(real
 pid=$!
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%.3f", m * 60 }')
 # (Its own stderr, where bash reports the sleep ended early, goes nowhere.)
-(sleep "$seconds" && kill -INT "$pid" && echo "carry.sh: $minutes minutes are up: stopping the solve (it saves first)" >&3) 3>&2 2>/dev/null &
+(sleep "$seconds" && : > "$work/timer-fired" && kill -INT "$pid" && echo "carry.sh: $minutes minutes are up: stopping the solve (it saves first)" >&3) 3>&2 2>/dev/null &
 timer=$!
 disown "$timer"  # its end is not news
 # Ends the timer without its Ctrl-C (a second one would stop the solve at once).
@@ -107,8 +107,9 @@ stop_timer() {
 # wait below is ended by each, and waits again.
 interrupts=0
 on_interrupt() {
-  # A timer that has ended before the first of these sent its Ctrl-C.
-  if [ "$interrupts" -eq 0 ] && ! kill -0 "$timer" 2>/dev/null; then interrupts=1; fi
+  # The timer's Ctrl-C, if it came first, was the first. (Whether the
+  # timer is still running says nothing: a terminal's Ctrl-C ends it too.)
+  if [ "$interrupts" -eq 0 ] && [ -e "$work/timer-fired" ]; then interrupts=1; fi
   stop_timer
   interrupts=$((interrupts + 1))
   kill -INT "$pid" 2>/dev/null || true
