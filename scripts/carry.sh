@@ -108,7 +108,8 @@ stop_timer() {
 interrupts=0
 on_interrupt() {
   # The timer's Ctrl-C, if it came first, was the first. (Whether the
-  # timer is still running says nothing: a terminal's Ctrl-C ends it too.)
+  # timer is still running is no sign of that: the tests saw it ended by
+  # a Ctrl-C to the process group.)
   if [ "$interrupts" -eq 0 ] && [ -e "$work/timer-fired" ]; then interrupts=1; fi
   stop_timer
   interrupts=$((interrupts + 1))
