@@ -101,6 +101,9 @@ disown "$timer"  # its end is not news
 stop_timer() {
   pkill -P "$timer" sleep 2>/dev/null || true
   kill "$timer" 2>/dev/null || true
+  # And waits (a second at most) until it has gone, so that nothing of the
+  # carry outlives it: it is disowned, so `wait` cannot.
+  for _ in $(seq 20); do kill -0 "$timer" 2>/dev/null || break; sleep 0.05; done
 }
 # A Ctrl-C ends the timer (whose own Ctrl-C would be a second one) and is
 # passed on; a second is passed on too, and stops the solve at once. The
