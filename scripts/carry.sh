@@ -20,6 +20,15 @@
 # proof checked passed; 1 when a proof failed (do not commit it); the
 # solve's own status when it failed; 2 for a usage error.
 set -euo pipefail
+# Started in the background by a shell without job control
+# (`scripts/carry.sh ... &` in a script), bash ignores SIGINT, and a
+# signal ignored on entry cannot be trapped: the Ctrl-C
+# handling below would be dead, and a kill -INT of carry.sh would do
+# nothing (as it did to a run of 6x6 c2). Start again with it restored.
+if [ -z "${KONOBI_CARRY_INT:-}" ] && [ -r "/proc/$$/status" ] &&
+  (((0x$(awk '/^SigIgn:/ { print $2 }' "/proc/$$/status") >> 1) & 1)); then
+  KONOBI_CARRY_INT=1 exec env --default-signal=INT "$0" "$@"
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
   echo "usage: scripts/carry.sh [--game G] [--results DIR] SIZE MINUTES [konobi solve options]" >&2

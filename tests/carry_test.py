@@ -18,6 +18,9 @@ a user runs it, on a results folder of its own (--results):
   int_own  SIGINT to carry.sh alone (kill -INT, not a terminal): the same
            (it used to end the timer and leave the solve running, with no
            end, and carry.sh waiting on it);
+  int_bg   the same for a carry started with SIGINT ignored, as a shell
+           without job control starts `carry.sh ... &` (bash cannot trap
+           a signal ignored on entry: the Ctrl-C did nothing at all);
   term     SIGTERM to carry.sh alone: the solve stops at once with a save
            (its checkpoint newer), exit 0, nothing left running;
   usage    bad arguments and a missing results file: exit 2, said why.
@@ -175,10 +178,11 @@ def solves_running(d):
     return found
 
 
-def stopped_by(sig, to_group, says):
+def stopped_by(sig, to_group, says, int_ignored=False):
     """A 10-minute carry sent sig after 3 s, to its whole process group or
     to carry.sh alone: it ends well within the limit, having saved, with
-    exit 0 and nothing of it left running."""
+    exit 0 and nothing of it left running. int_ignored: started with SIGINT
+    ignored, as `carry.sh ... &` in a script is."""
     with tempfile.TemporaryDirectory() as d:
         first_run(d, 5)
         checkpoint = os.path.join(d, "konobi-5x5.checkpoint.xz")
@@ -186,7 +190,9 @@ def stopped_by(sig, to_group, says):
         env = dict(os.environ, KONOBI=KONOBI)
         start = time.monotonic()
         p = subprocess.Popen([CARRY, "--results", d, "5", "10", *SOLVE], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if int_ignored
+                             else None)
         time.sleep(3)
         check(solves_running(d), "no solve is running after 3 s")
         if to_group:
@@ -217,6 +223,10 @@ def case_int_own():
     stopped_by(signal.SIGINT, False, "the solve saves and stops")
 
 
+def case_int_bg():
+    stopped_by(signal.SIGINT, False, "the solve saves and stops", int_ignored=True)
+
+
 def case_term():
     stopped_by(signal.SIGTERM, False, "stopping the solve at once (it saves)")
 
@@ -240,5 +250,5 @@ def case_usage():
 
 
 {"stop": case_stop, "finish": case_finish, "tampered": case_tampered, "ctrl_c": case_ctrl_c,
- "int_own": case_int_own, "term": case_term, "usage": case_usage}[CASE]()
+ "int_own": case_int_own, "int_bg": case_int_bg, "term": case_term, "usage": case_usage}[CASE]()
 print(f"ok ({CASE})")
