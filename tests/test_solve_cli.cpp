@@ -21,6 +21,8 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/openings.h"
+#include "solver/io/atomic_file.h"
+#include "solver/io/compressed_file.h"
 #include "solver/io/results.h"
 #include "solver/jobs/checkpoint.h"
 #include "solver/search/alphabeta.h"
@@ -816,6 +818,68 @@ TEST_CASE("solve --hint orders the manager's jobs, gives the same values, and re
     require_usage_error(plain_search, "--hint is an option of the job manager");
     CHECK_FALSE(fs::exists(dir / "x.json"));
   }
+}
+
+// The proof pieces beside a checkpoint are also written into the table as
+// proven when a manager solve starts (table_seed.h), so that a class
+// carried over runs does not search again on its empty table what the
+// pieces hold. Here the pieces hold a whole proof of 5x5 c2 (the shipped
+// one, its entry lines as a segment): seeded, the class is proven without
+// a node searched; with --cold-table it is searched as before. Both proofs
+// are accepted by verify-proof.
+TEST_CASE("a manager solve writes its proof pieces into the table: a class they prove needs no search",
+          "[cli]") {
+  TempDir dir;
+  const std::string shipped = konobi::decompress(
+      konobi::read_file(std::string(KONOBI_SOURCE_DIR) + "/results/proofs-5x5/konobi-5x5-c2.proof.xz"),
+      konobi::Compression::Xz, "the shipped proof");
+  // Its entries and end, after the four lines of the proof's header.
+  size_t at = 0;
+  for (int i = 0; i < 4; ++i) at = shipped.find('\n', at) + 1;
+  REQUIRE(shipped.compare(at, 8, "entries ") == 0);
+  const std::string segment = "pieces 1\ngame konobi 5x5\nclass c2\n" + shipped.substr(at);
+  const auto solve = [&](const std::string& name, std::vector<std::string> extra) {
+    fs::create_directories(dir / (name + ".pieces"));
+    spit(dir / (name + ".pieces") + "/c2-0001.xz", konobi::compress_xz(segment));
+    std::vector<std::string> args{"solve",
+                                  "--size",
+                                  "5",
+                                  "--manager",
+                                  "--no-store",
+                                  "--openings",
+                                  "c2",
+                                  "--tt-mb",
+                                  "64",
+                                  "--threads",
+                                  "1",
+                                  "--out",
+                                  dir / (name + ".json"),
+                                  "--proof",
+                                  dir / (name + "-proofs")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Run r = run_konobi(args, kGuard);
+    require_status(r, 0);
+    const konobi::Results res = load(dir / (name + ".json"));
+    const auto& c2 = res.openings[konobi::parse_point(5, "c2")];
+    REQUIRE(c2.solved);
+    CHECK(c2.winner == "white");  // the shipped value
+    const Run check = run_konobi({"verify-proof", dir / (name + "-proofs") + "/konobi-5x5-c2.proof.xz"});
+    INFO("verify-proof: " << check.out << check.err);
+    CHECK(check.status == 0);
+    return std::pair{r, c2.nodes};
+  };
+  const auto [seeded, seeded_nodes] = solve("seeded", {});
+  CHECK_THAT(seeded.err, Contains("read 62204 proof piece entries from") &&
+                             Contains("62204 positions written into the table as proven"));
+  CHECK(seeded_nodes == 0);
+  const auto [cold, cold_nodes] = solve("cold", {"--cold-table"});
+  CHECK_THAT(cold.err, Contains("read 62204 proof piece entries from"));
+  CHECK_THAT(cold.err, !Contains("written into the table"));
+  CHECK(cold_nodes > 10000);
+  // Only the manager keeps pieces.
+  require_usage_error(
+      run_konobi({"solve", "--size", "4", "--no-manager", "--cold-table", "--out", dir / "x.json"}),
+      "--cold-table is an option of the job manager");
 }
 
 TEST_CASE("solve and verify-proof refuse bad input without crashing", "[cli]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "solver_support.h"
+#include "solver/search/table_seed.h"
 
 using namespace solver_test;
 
@@ -68,4 +69,59 @@ TEST_CASE("a table of any number of buckets uses every one of them", "[solver]")
     CHECK(f.pn == i + 1);
   }
   CHECK(t.fill() == 1.0);
+}
+
+TEST_CASE(
+    "a proof piece's line seeded into the table reads back as a proven win with its move, through every "
+    "image",
+    "[solver]") {
+  // seed_proven_line (table_seed.h) writes what df-pn would have written on
+  // proving the position: won for its mover, the move in the keyed image's
+  // orientation. Read through each of the 8 images the move must lead to
+  // the same child up to symmetry; keyed plainly, it is the line's move.
+  int checked = 0;
+  for (int n = 4; n <= 7; ++n)
+    for (const Pos& pos : random_positions(n, 20, 2, n * n / 2, 777u + uint32_t(n))) {
+      const int m = pos.empty_points().first();
+      const std::string line = show(pos) + " " + konobi::point_name(n, m);
+      konobi::TranspositionTable tt(1), plain(1);
+      REQUIRE(konobi::seed_proven_line(tt, *pos.g, line, true));
+      REQUIRE(konobi::seed_proven_line(plain, *pos.g, line, false));
+      INFO(line);
+      for (int s = 0; s < konobi::kSymmetries; ++s) {
+        const Pos img = pos.transformed(s);
+        const auto f = tt.probe(img.canonical_key());
+        REQUIRE(f.hit);
+        CHECK(f.pn == 0);
+        CHECK(f.dn == konobi::kInf);
+        const int read = konobi::board_move<konobi::KonobiSearch, 1>(img, f.best, true);
+        REQUIRE(img.empty_points().test(read));
+        CHECK(img.canonical_key_after(read) == pos.canonical_key_after(m));
+        ++checked;
+      }
+      const auto f = plain.probe(pos.key());
+      REQUIRE(f.hit);
+      CHECK((f.pn == 0 && f.dn == konobi::kInf && f.best == m));
+    }
+  CHECK(checked == 4 * 20 * 8);
+
+  // A pass is kept as the table keeps it (kPass).
+  const Pos pos = random_positions(5, 1, 6, 6, 99u)[0];
+  konobi::TranspositionTable tt(1);
+  REQUIRE(konobi::seed_proven_line(tt, *pos.g, show(pos) + " pass", true));
+  CHECK(tt.probe(pos.canonical_key()).best == konobi::kPass);
+
+  // Lines that are not a position of this board with a move on an empty
+  // point are passed over, writing nothing.
+  konobi::TranspositionTable untouched(1);
+  const int occupied = (pos.stones[konobi::Black] | pos.stones[konobi::White]).first();
+  for (const std::string& bad :
+       {std::string(), std::string("a1"), show(pos), show(pos) + " " + konobi::point_name(5, occupied),
+        show(pos) + " f6", show(pos) + " swap", show(pos) + " zz", std::string("..../..../..../.... b a1"),
+        std::string("...../...../...../...../..... b swap a1"), std::string("not a position a1")}) {
+    INFO("line: '" << bad << "'");
+    CHECK_FALSE(konobi::seed_proven_line(untouched, *pos.g, bad, true));
+  }
+  CHECK_FALSE(untouched.probe(pos.canonical_key()).hit);
+  CHECK(untouched.fill() == 0.0);
 }

@@ -68,7 +68,7 @@ int cmd_solve(const Args& args) {
   po::options_description opts("solve options");
   SolveConfig cfg;
   bool no_symmetry = false, no_eval = false, no_must_play = false, manager = false, no_manager = false,
-       no_store = false, no_pieces = false, zones_on = false;
+       no_store = false, no_pieces = false, cold_table = false, zones_on = false;
   double zone_mb = -1, memory_floor_mb = 0;
   double job_nodes = double(cfg.job_nodes), part_budget_max = double(cfg.part_budget_max);
   std::string ghi = "strict", openings;
@@ -121,6 +121,9 @@ int cmd_solve(const Args& args) {
     ("no-pieces", po::bool_switch(&no_pieces),
      "manager with --proof: build no proof pieces of proven nodes (kept beside the checkpoint so that a "
      "class's proof needs no search after a restart; for measurements)")
+    ("cold-table", po::bool_switch(&cold_table),
+     "manager with --proof: start on an empty table instead of writing the proof pieces' positions into "
+     "it as proven (for measurements)")
     ("part-budget-max", po::value<double>(&part_budget_max)->default_value(part_budget_max, "268435456"),
      "manager with --proof: the largest node budget a part of a proof in parts is proven within on the "
      "table at a class's end; the parts left after it are searched by the job manager, its tree kept in "
@@ -172,6 +175,7 @@ int cmd_solve(const Args& args) {
         throw UsageError(std::string("--") + o + " is an option of the job manager; add --manager");
     if (no_store) throw UsageError("--no-store is an option of the job manager; add --manager");
     if (no_pieces) throw UsageError("--no-pieces is an option of the job manager; add --manager");
+    if (cold_table) throw UsageError("--cold-table is an option of the job manager; add --manager");
     if (!hints.empty()) throw UsageError("--hint is an option of the job manager; add --manager");
   } else {
     // A limit per class has no meaning when classes share the slots job by
@@ -227,6 +231,7 @@ int cmd_solve(const Args& args) {
                   (no_symmetry ? "-plain-keys" : "") + ".sqlite";
     if (no_store) cfg.store.clear();
     cfg.proof_pieces = !no_pieces;
+    cfg.seed_table = !cold_table;
     // A managed class is proven after hours, and its tree leaves the
     // checkpoint at once: a proof not written then can only be had by
     // solving the class again.

@@ -44,6 +44,7 @@
 #include "solver/store/proven_store.h"
 #include "solver/search/proof.h"
 #include "solver/search/pv.h"
+#include "solver/search/table_seed.h"
 
 namespace konobi {
 
@@ -71,6 +72,7 @@ struct SolveConfig {
   double checkpoint_every = 300;
   std::string store;         // the store of proven positions; empty: none
   bool proof_pieces = true;  // with a proof folder: the proven nodes' pieces beside the checkpoint
+  bool seed_table = true;    // Konobi: the pieces' positions go into the table as proven (table_seed.h)
   // A Konobi proof in parts: the largest node budget a missing part is
   // proven within on the table, at a class's end; the parts left after that
   // round go back to the job manager, whose tree the checkpoints keep.
@@ -626,17 +628,35 @@ class SolveSession {
   // the table of the last run alone would have to prove again every
   // subtree that earlier runs proved. Under MPI the jobs' tables are on
   // the workers, so rank 0 keeps no pieces.
+  //
+  // The pieces' positions also go into the table as proven (table_seed.h):
+  // the open nodes of a class reach many of them again by other move
+  // orders, and a run would otherwise search them again on its empty table.
   void keep_pieces() {
     if (!pieces_) return;
-    size_t loaded = 0;
+    size_t loaded = 0, seeded = 0;
+    std::function<void(const std::string&)> seed;
+    if constexpr (!kGonnect)
+      if (cfg_.seed_table)
+        seed = [&](const std::string& line) {
+          seeded += seed_proven_line(*tt_, g_, line, cfg_.dfpn.symmetry);
+        };
+    const auto t0 = std::chrono::steady_clock::now();
     for (int rep : todo_) {
-      pieces_->load(point_name(n_, rep));
+      pieces_->load(point_name(n_, rep), seed);
       loaded += pieces_->pieces(point_name(n_, rep)).size();
     }
     piece_entries_ = loaded;
-    if (loaded && !cfg_.quiet)
+    if (loaded && !cfg_.quiet) {
       std::cerr << "read " << loaded << " proof piece entries from "
-                << PieceFiles::folder_for(cfg_.checkpoint) << "\n";
+                << PieceFiles::folder_for(cfg_.checkpoint);
+      if (seeded)
+        std::cerr << "; " << seeded << " positions written into the table as proven ("
+                  << human_duration(
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
+                  << ")";
+      std::cerr << "\n";
+    }
     manager_->on_node_proven([this](int rep, const std::vector<Move>& path, bool mover_wins) {
       build_piece(rep, path, mover_wins);
     });

@@ -59,7 +59,7 @@ void PieceFiles::scan(const std::string& point, Class& c) {
   for (const auto& [k, path] : segments(point)) c.next_segment = std::max(c.next_segment, k + 1);
 }
 
-void PieceFiles::load(const std::string& point) {
+void PieceFiles::load(const std::string& point, const std::function<void(const std::string&)>& each) {
   Class& c = classes_[point];
   c.scanned = true;
   for (const auto& [k, path] : segments(point)) {
@@ -78,7 +78,10 @@ void PieceFiles::load(const std::string& point) {
                                f.field("class") + ", not to this solve (" + identity_ + ", class " + point +
                                ")");
     try {
-      for (const std::string& line : f.entries) c.pieces.add(line);
+      for (const std::string& line : f.entries) {
+        c.pieces.add(line);
+        if (each) each(line);
+      }
     } catch (const std::exception& e) { throw std::runtime_error("proof pieces " + path + ": " + e.what()); }
   }
 }

@@ -15,6 +15,7 @@
 // cannot be read, or is of another solve, is refused with its path named.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,10 +34,11 @@ class PieceFiles {
   // (or with ".pieces" added when it does not end so) plus ".pieces".
   static std::string folder_for(const std::string& checkpoint_path);
 
-  // Reads every segment of class `point` (such as "c3") into its pieces.
-  // Throws std::runtime_error naming the file when one is damaged or of
-  // another solve.
-  void load(const std::string& point);
+  // Reads every segment of class `point` (such as "c3") into its pieces,
+  // handing each entry line to `each` too when given (the pieces keep only
+  // a hash of the position). Throws std::runtime_error naming the file when
+  // one is damaged or of another solve.
+  void load(const std::string& point, const std::function<void(const std::string&)>& each = {});
 
   // The pieces of a class (empty when none were loaded or added).
   const ProofPieces& pieces(const std::string& point) { return classes_[point].pieces; }
