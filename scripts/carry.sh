@@ -22,9 +22,9 @@
 set -euo pipefail
 # Started in the background by a shell without job control
 # (`scripts/carry.sh ... &` in a script), bash ignores SIGINT, and a
-# signal ignored on entry cannot be trapped: the Ctrl-C
-# handling below would be dead, and a kill -INT of carry.sh would do
-# nothing (as it did to a run of 6x6 c2). Start again with it restored.
+# signal ignored on entry cannot be trapped: the Ctrl-C handling below
+# would be dead, and a kill -INT of carry.sh would do nothing. So start
+# again with SIGINT restored.
 if [ -z "${KONOBI_CARRY_INT:-}" ] && [ -r "/proc/$$/status" ] &&
   (((0x$(awk '/^SigIgn:/ { print $2 }' "/proc/$$/status") >> 1) & 1)); then
   KONOBI_CARRY_INT=1 exec env --default-signal=INT "$0" "$@"
@@ -108,11 +108,13 @@ timer=$!
 disown "$timer"  # its end is not news
 # Ends the timer without its Ctrl-C (a second one would stop the solve at once).
 stop_timer() {
-  pkill -P "$timer" sleep 2>/dev/null || true
-  kill "$timer" 2>/dev/null || true
-  # And waits (a second at most) until it has gone, so that nothing of the
-  # carry outlives it: it is disowned, so `wait` cannot.
-  for _ in $(seq 20); do kill -0 "$timer" 2>/dev/null || break; sleep 0.05; done
+  local gone=("$timer" $(pgrep -P "$timer" sleep 2>/dev/null || true))
+  kill "${gone[@]}" 2>/dev/null || true
+  # And waits (a second at most) until they have gone, so that nothing of
+  # the carry outlives it: the timer is disowned, so `wait` cannot, and its
+  # sleep, once the timer is gone, stays a zombie until init reaps it
+  # (the tests saw one left in the carry's process group).
+  for _ in $(seq 20); do kill -0 "${gone[@]}" 2>/dev/null || break; sleep 0.05; done
 }
 # A Ctrl-C ends the timer (whose own Ctrl-C would be a second one) and is
 # passed on; a second is passed on too, and stops the solve at once. The

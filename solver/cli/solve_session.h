@@ -651,7 +651,8 @@ class SolveSession {
       std::cerr << "read " << loaded << " proof piece entries from "
                 << PieceFiles::folder_for(cfg_.checkpoint);
       if (seeded)
-        std::cerr << "; " << seeded << " positions written into the table as proven ("
+        std::cerr << "; " << seeded
+                  << " positions written into the table as proven (reading and writing took "
                   << human_duration(
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
                   << ")";
