@@ -559,3 +559,75 @@ TEST_CASE("a root proven lost keeps its replies' winning moves in the checkpoint
   run_to_a_loss(manager, [](const konobi::Checkpoint&) {});
   CHECK(pool.nodes() == 0);
 }
+
+// A job whose budget runs out inside its leaf's first visit (every job on a
+// fresh 6x6 leaf: df-pn leaves the root only when it is proven or past its
+// thresholds) used to report 1/1, which the manager kept: a leaf that had
+// cost the whole budget then looked the cheapest of its tree. df-pn now
+// leaves a stopped node's numbers in the table on its way up.
+TEST_CASE("a job stopped by its budget inside its leaf's first visit reports the numbers it reached",
+          "[jobs]") {
+  const Pos root = opening(6, konobi::parse_point(6, "c2"));
+  for (const uint32_t th : {konobi::kInf - 1, konobi::kInf}) {  // search_within, then solve
+    INFO("thresholds " << th);
+    konobi::TranspositionTable tt(16);
+    konobi::Job job;
+    job.id = 1;
+    job.opening = 0;
+    job.max_nodes = 20000;
+    job.th_pn = job.th_dn = th;
+    const konobi::JobReport r =
+        konobi::run_job<KonobiSearch, 1>(job, root, tt, konobi::DfpnOptions{}, nullptr);
+    REQUIRE(r.outcome == konobi::JobOutcome::Open);
+    CHECK(r.nodes >= job.max_nodes);
+    CHECK(r.pn > 1);
+    CHECK(r.dn > 1);
+    CHECK(r.pn < konobi::kInf);
+    CHECK(r.dn < konobi::kInf);
+    const auto f = tt.probe(KonobiSearch::key(root, true));
+    REQUIRE(f.hit);
+    CHECK(f.pn == r.pn);
+    CHECK(f.dn == r.dn);
+  }
+}
+
+// ... and a checkpoint written before that holds 1/1 on such leaves: a
+// resume gives them the numbers of their expansion instead, as if the
+// checkpoint had not named them, while 1/1 on a leaf no job has searched
+// is kept.
+TEST_CASE("a resume passes over the 1/1 that stopped jobs left on searched leaves", "[jobs]") {
+  const Roots roots{{opening(5, konobi::parse_point(5, "b1"))}};  // no symmetry: every move a child
+  konobi::TranspositionTable tt(16);
+  Pool pool(tt, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+  const konobi::CheckpointClass bare = expanded_root(roots(0));
+  std::vector<konobi::Move> replies;
+  KonobiSearch::moves(roots(0)).moves.for_each([&](int m) { replies.push_back(konobi::Move(m)); });
+  REQUIRE(replies.size() > 2);
+  const konobi::Move leaf = replies[1];
+  // The leaf's numbers after a resume from `saved`.
+  const auto resumed = [&](const konobi::CheckpointClass& saved) {
+    Manager manager(
+        pool, &tt, nullptr, konobi::ManagerOptions{}, [&](int id) -> const Pos& { return roots(id); },
+        identity(5));
+    manager.add_class(0, &saved);
+    const konobi::Checkpoint now = manager.checkpoint();
+    for (const konobi::CheckpointNode& n : now.classes.at(0).nodes_list)
+      if (n.path == std::vector<konobi::Move>{leaf}) return std::make_pair(n.pn, n.dn);
+    FAIL("the leaf is not in the checkpoint");
+    return std::make_pair(0u, 0u);
+  };
+  const auto expansion = resumed(bare);  // the leaf not named: its expansion's numbers
+  INFO("expansion " << expansion.first << "/" << expansion.second);
+  REQUIRE(expansion != std::make_pair(1u, 1u));
+  const auto with_leaf = [&](uint32_t pn, uint32_t dn, uint32_t jobs) {
+    konobi::CheckpointClass c = bare;
+    konobi::CheckpointNode n;
+    n.path = {leaf};
+    n.pn = pn, n.dn = dn, n.jobs = jobs, n.job_nodes = jobs * 2000000ull;
+    c.nodes_list.push_back(n);
+    return c;
+  };
+  CHECK(resumed(with_leaf(1, 1, 1)) == expansion);
+  CHECK(resumed(with_leaf(1, 1, 0)) == std::make_pair(1u, 1u));
+  CHECK(resumed(with_leaf(7, 9, 1)) == std::make_pair(7u, 9u));
+}

@@ -41,9 +41,11 @@ enum class JobOutcome : uint8_t {
 struct JobReport {
   uint64_t id = 0;
   JobOutcome outcome = JobOutcome::Stopped;
-  uint32_t pn = 1, dn = 1;  // the leaf's numbers from its mover's side; 0/kInf or kInf/0 when proven
-  Move best = -1;           // MoverWins: a winning move in the leaf's own orientation, when known; else -1
-  uint64_t nodes = 0;       // nodes the job's searches visited
+  // The leaf's numbers from its mover's side; 0/kInf or kInf/0 when
+  // proven; 0/0 when the job has none (it stopped with no table entry).
+  uint32_t pn = 0, dn = 0;
+  Move best = -1;      // MoverWins: a winning move in the leaf's own orientation, when known; else -1
+  uint64_t nodes = 0;  // nodes the job's searches visited
   double seconds = 0;
   // Workers in other processes: positions proven on the way that are worth
   // keeping (ProvenSource::add), for the manager's store. Empty in-process,

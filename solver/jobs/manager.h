@@ -733,7 +733,11 @@ class JobManager {
         set_value(n, c.value, c.best);
         record_proven(t, i);
       } else if (n.value == Value::Open) {
-        n.pn = std::max<uint32_t>(c.pn, 1), n.dn = std::max<uint32_t>(c.dn, 1);
+        // 1/1 on a node that jobs searched is what a job stopped before it
+        // could leave its leaf reported until 2026-12 (run_job.h), not
+        // numbers: the node keeps those its expansion gave it.
+        if (!(c.pn == 1 && c.dn == 1 && c.jobs > 0))
+          n.pn = std::max<uint32_t>(c.pn, 1), n.dn = std::max<uint32_t>(c.dn, 1);
         if (c.best >= 0 && !makes_move(t, i, c.best))
           throw std::runtime_error("the checkpoint's node " + path_text(c.path) + " has a hint, " +
                                    std::to_string(c.best) +

@@ -61,11 +61,15 @@ requires SearchedGame<Game, W> JobReport run_job(const Job& job, const typename 
     }
   } catch (const SearchStopped&) {
     r.outcome = stop && stop->load() ? JobOutcome::Stopped : JobOutcome::Open;
+    // No numbers unless the table has them (below): 0/0 tells the manager
+    // to keep the leaf's own.
+    r.pn = r.dn = 0;
   }
   const auto f = tt.probe(Game::key(leaf, opt.symmetry));
   if (r.outcome == JobOutcome::Open || r.outcome == JobOutcome::Stopped) {
-    // The root entry holds the numbers the search stopped at, unless a
-    // tiny table lost it; a stop may also have come just after a proof.
+    // The root entry holds the numbers the search stopped at (df-pn leaves
+    // them on its way up from a stop), unless a tiny table lost it; a stop
+    // may also have come just after a proof.
     if (f.hit) r.pn = f.pn, r.dn = f.dn;
     if (f.hit && f.pn == 0) r.outcome = JobOutcome::MoverWins;
     if (f.hit && f.dn == 0) r.outcome = JobOutcome::MoverLoses;

@@ -227,6 +227,20 @@ class Dfpn {
         c.known = true;
         c.work = std::max(c.work, TranspositionTable::work_code(nodes_ - before));
         if (c.pn == 0 && c.move != kPass && opt_.simulation > 0) refuted = s.best;
+      } catch (const SearchStopped&) {
+        // A stop (a job's node budget, Ctrl-C) leaves this node's numbers
+        // as they stand in the table, on the way up: else the node holds
+        // only what its last completed visit stored, and a job's leaf that
+        // was never left before the budget ran out holds nothing at all, so
+        // the job could report no numbers for it (the manager kept 1/1,
+        // and a leaf that had cost 2 M nodes looked the cheapest in its
+        // tree). The child being searched has just stored its own.
+        const auto f = tt_.probe(c.key);
+        if (f.hit && f.pn != 0 && f.dn != 0) c.pn = f.pn, c.dn = f.dn;
+        const Selection now = select(children, count, shared);
+        if (now.pn != 0 && now.dn != 0) tt_.store(k, now.pn, now.dn, -1, nodes_ - start_nodes + 1);
+        if (shared) tt_.add_busy(k, -1);
+        throw;
       } catch (...) {
         if (shared) tt_.add_busy(k, -1);
         throw;
