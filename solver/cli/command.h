@@ -32,6 +32,7 @@ int cmd_pie(const Args& args);
 int cmd_paper(const Args& args);
 int cmd_gtp(const Args& args);
 int cmd_serve(const Args& args);
+int cmd_tree(const Args& args);
 
 // --simulation (solve, bench): a budget in positions per replay, 0 for none.
 inline void check_simulation(int budget) {

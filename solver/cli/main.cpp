@@ -29,6 +29,8 @@ const Command kCommands[] = {
     {"bench", "fixed solves and a perft: node-count fingerprint and speed", cmd_bench},
     {"verify-proof", "check proof files with an independent, simple rules implementation", cmd_verify_proof},
     {"solve", "prove every opening of a board up to 8x8 and write results/konobi-NxN.json", cmd_solve},
+    {"tree", "where an unfinished solve stands: its checkpoint's classes, a node's moves and numbers",
+     cmd_tree},
     {"puzzles", "find positions with exactly one winning move, graded by remoteness", cmd_puzzles},
     {"verify-nodraw", "check that some player can always move: reachable positions and crosscut-free boards",
      cmd_verify_nodraw},
