@@ -14,6 +14,7 @@
 #include "core/notation.h"
 #include "solver/io/json.h"
 #include "solver/jobs/checkpoint.h"
+#include "checkpoint_node.h"
 #include "support.h"
 #include "temp_dir.h"
 
@@ -25,18 +26,13 @@ using V = CheckpointNode::Value;
 
 namespace {
 
-CheckpointNode node(const std::vector<std::string>& path, V value, uint32_t pn, uint32_t dn, uint64_t job_nodes,
-                    uint32_t jobs, bool expanded = false, const char* best = nullptr) {
-  CheckpointNode n;
-  for (const auto& m : path) n.path.push_back(konobi::parse_move(5, m));
-  n.value = value;
-  n.pn = pn;
-  n.dn = dn;
-  n.job_nodes = job_nodes;
-  n.jobs = jobs;
-  n.expanded = expanded;
-  if (best) n.best = konobi::parse_move(5, best);
-  return n;
+// Moves by name on the 5x5 board of the sample below.
+CheckpointNode node(const std::vector<std::string>& path, V value, uint32_t pn, uint32_t dn,
+                    uint64_t job_nodes, uint32_t jobs, bool expanded = false, const char* best = nullptr) {
+  std::vector<konobi::Move> moves;
+  for (const auto& m : path) moves.push_back(konobi::parse_move(5, m));
+  return konobi_test::checkpoint_node(moves, value, pn, dn, job_nodes, jobs, expanded,
+                                      best ? konobi::parse_move(5, best) : -1);
 }
 
 // 5x5, class a1. White's root: d4 and b2 leaves, c3 expanded, a2 refuted
@@ -107,7 +103,8 @@ TEST_CASE("konobi tree prints a checkpoint's open classes, in text and JSON", "[
   // --size finds results/konobi-NxN.checkpoint.xz from where it is run.
   fs::create_directories(dir / "results");
   fs::copy_file(file, dir / "results/konobi-5x5.checkpoint.xz");
-  const auto by_size = run_konobi({"tree", "--size", "5", "--json"}, "cd " + konobi_test::quote(dir.path) + " && ");
+  const auto by_size =
+      run_konobi({"tree", "--size", "5", "--json"}, "cd " + konobi_test::quote(dir.path) + " && ");
   require_status(by_size, 0);
   CHECK(konobi::Json::parse(by_size.out)["classes"] == j["classes"]);
 }
@@ -121,7 +118,8 @@ TEST_CASE("konobi tree shows a node: its numbers, its moves for their player, th
   require_status(root, 0);
   CHECK_THAT(root.out, Contains("class a1") && Contains("17 jobs, 15.0k nodes"));
   CHECK_THAT(root.out, Contains("After a1, White to move:"));
-  CHECK_THAT(root.out, Contains("Open: pn 50 to prove that White wins, dn 800 to prove that Black wins. Hint: c3."));
+  CHECK_THAT(root.out,
+             Contains("Open: pn 50 to prove that White wins, dn 800 to prove that Black wins. Hint: c3."));
   CHECK_THAT(root.out, Contains("White's 4 moves (0 win, 1 lose, 3 open)"));
   // Cheapest first (a move's pn is its child's dn), the refuted one last.
   const size_t d4 = root.out.find("  d4 "), b2 = root.out.find("  b2 "), c3 = root.out.find("  c3 "),
@@ -180,7 +178,8 @@ TEST_CASE("konobi tree refuses what the checkpoint does not hold, saying what it
   usage({"tree", file, "--class", "b1"}, "holds no open class b1; its open classes are a1");
   usage({"tree", file, "--class", "a1", "--line", "c3,b4,c4"},
         "does not reach a1 c3 b4 c4; the deepest position of that line it holds is a1 c3 b4, proven");
-  usage({"tree", file, "--class", "a1", "--line", "b2 c2"}, "the deepest position of that line it holds is a1 b2, a leaf");
+  usage({"tree", file, "--class", "a1", "--line", "b2 c2"},
+        "the deepest position of that line it holds is a1 b2, a leaf");
   usage({"tree", file, "--class", "a1", "--line", "c3,zz"}, "--line:");
   usage({"tree", file, "--class", "a1", "--line", "swap"}, "--line: swap is not a move");
   usage({"tree", file, "--class", "k9"}, "--class:");

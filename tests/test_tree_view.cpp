@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "checkpoint_node.h"
 #include "solver/jobs/tree_view.h"
 #include "solver/search/tt.h"
 
@@ -21,16 +22,7 @@ namespace {
 
 CheckpointNode node(std::vector<Move> path, V value, uint32_t pn, uint32_t dn, uint64_t job_nodes = 0,
                     uint32_t jobs = 0, bool expanded = false, Move best = -1) {
-  CheckpointNode n;
-  n.path = std::move(path);
-  n.value = value;
-  n.pn = pn;
-  n.dn = dn;
-  n.job_nodes = job_nodes;
-  n.jobs = jobs;
-  n.expanded = expanded;
-  n.best = best;
-  return n;
+  return konobi_test::checkpoint_node(std::move(path), value, pn, dn, job_nodes, jobs, expanded, best);
 }
 
 // Root (White to move) with four moves: 3 refuted (its mover, Black,
@@ -40,14 +32,10 @@ CheckpointClass sample() {
   CheckpointClass c;
   c.opening = 14;
   c.nodes_list = {
-      node({}, V::Open, 40, 900, 0, 0, true),
-      node({3}, V::MoverWins, 0, 0, 5000, 2, false, 9),
-      node({5}, V::Open, 700, 40, 100, 1, true),
-      node({7}, V::Open, 300, 60, 2000, 3),
-      node({8}, V::Open, 300, 50, 4000, 4),
-      node({5, 11}, V::MoverLoses, 0, 0, 700, 1),
-      node({5, 12}, V::Open, 45, 500, 800, 2),
-      node({5, 13}, V::Open, 40, 200, 900, 3),
+      node({}, V::Open, 40, 900, 0, 0, true),    node({3}, V::MoverWins, 0, 0, 5000, 2, false, 9),
+      node({5}, V::Open, 700, 40, 100, 1, true), node({7}, V::Open, 300, 60, 2000, 3),
+      node({8}, V::Open, 300, 50, 4000, 4),      node({5, 11}, V::MoverLoses, 0, 0, 700, 1),
+      node({5, 12}, V::Open, 45, 500, 800, 2),   node({5, 13}, V::Open, 40, 200, 900, 3),
   };
   return c;
 }

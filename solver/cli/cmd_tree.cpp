@@ -44,7 +44,8 @@ std::vector<Move> parse_line(int n, const std::string& text) {
   for (std::string name; in >> name;) {
     try {
       const Move m = parse_move(n, name);
-      if (m == kSwap) throw UsageError("--line: swap is not a move of a class's tree (the swap is settled before it)");
+      if (m == kSwap)
+        throw UsageError("--line: swap is not a move of a class's tree (the swap is settled before it)");
       moves.push_back(m);
     } catch (const ParseError& e) { throw UsageError("--line: " + std::string(e.what())); }
   }
@@ -65,7 +66,8 @@ GonnectVariant gonnect_variant(const std::string& text, const std::string& where
     else if (key == "edges" && (value == "either" || value == "own"))
       v.edges = value == "either" ? EdgeRule::Either : EdgeRule::Own;
     else if (key != "ghi")
-      throw std::runtime_error(where + ": its variant '" + text + "' names no Gonnect rules this program knows");
+      throw std::runtime_error(where + ": its variant '" + text +
+                               "' names no Gonnect rules this program knows");
   }
   return v;
 }
@@ -85,12 +87,15 @@ std::string draw(const Checkpoint& cp, const std::vector<Move>& record, const st
   try {
     if (cp.game == "gonnect") {
       const GonnectVariant v = gonnect_variant(cp.variant, where);
-      return with_words(cp.size, [&](auto w) { return diagram<GonnectRules, decltype(w)::value>(cp.size, v, record); });
+      return with_words(
+          cp.size, [&](auto w) { return diagram<GonnectRules, decltype(w)::value>(cp.size, v, record); });
     }
-    return with_words(cp.size, [&](auto w) { return diagram<KonobiRules, decltype(w)::value>(cp.size, {}, record); });
+    return with_words(cp.size,
+                      [&](auto w) { return diagram<KonobiRules, decltype(w)::value>(cp.size, {}, record); });
   } catch (const RuleError& e) {
     throw std::runtime_error(where + ": the line " + line_text(cp.size, record) +
-                             " is not a game of these rules (" + e.what() + "); the checkpoint is of another program");
+                             " is not a game of these rules (" + e.what() +
+                             "); the checkpoint is of another program");
   }
 }
 
@@ -120,20 +125,23 @@ int show_classes(const Checkpoint& cp, const std::string& path, bool json) {
     Json classes = Json::array();
     for (const CheckpointClass& c : cp.classes) {
       const CheckpointTree t(c);
-      Json j = {{"class", class_name(cp, c)},  {"jobs", c.jobs},           {"nodes", c.nodes},
-                {"seconds", c.seconds},        {"tree_nodes", t.size()}};
+      Json j = {{"class", class_name(cp, c)},
+                {"jobs", c.jobs},
+                {"nodes", c.nodes},
+                {"seconds", c.seconds},
+                {"tree_nodes", t.size()}};
       // The root as White's: its own numbers, not a move's.
       const CheckpointNode& r = t.node(0);
       j["value"] = r.value == CheckpointNode::Value::Open        ? "open"
                    : r.value == CheckpointNode::Value::MoverWins ? "white"
-                                                                  : "black";
+                                                                 : "black";
       if (r.value == CheckpointNode::Value::Open) j["pn"] = r.pn, j["dn"] = r.dn;
       int counts[3] = {0, 0, 0};
       for (const TreeMove& m : t.moves(0)) ++counts[int(m.verdict)];
       j["replies"] = {{"win", counts[0]}, {"lose", counts[1]}, {"open", counts[2]}};
       classes.push_back(j);
     }
-    Json j = {{"checkpoint", path}, {"game", cp.game},           {"size", cp.size},
+    Json j = {{"checkpoint", path},    {"game", cp.game},           {"size", cp.size},
               {"variant", cp.variant}, {"job_nodes", cp.job_nodes}, {"classes", classes}};
     std::cout << json_text(j);
     return 0;
@@ -152,17 +160,20 @@ int show_classes(const Checkpoint& cp, const std::string& path, bool json) {
     for (const TreeMove& m : moves) ++counts[int(m.verdict)];
     const bool open = r.value == CheckpointNode::Value::Open;
     std::cout << std::left << std::setw(7) << class_name(cp, c) << std::setw(7)
-              << (open ? "open" : r.value == CheckpointNode::Value::MoverWins ? "White" : "Black") << std::right
-              << std::setw(11) << (open ? number(r.pn) : "-") << std::setw(11) << (open ? number(r.dn) : "-")
-              << std::setw(10) << c.jobs << std::setw(10) << human_count(double(c.nodes)) << std::setw(9)
-              << human_duration(c.seconds) << std::setw(7) << t.size() << "  " << moves.size() << ": "
-              << counts[0] << " win, " << counts[1] << " lose, " << counts[2] << " open\n";
+              << (open                                          ? "open"
+                  : r.value == CheckpointNode::Value::MoverWins ? "White"
+                                                                : "Black")
+              << std::right << std::setw(11) << (open ? number(r.pn) : "-") << std::setw(11)
+              << (open ? number(r.dn) : "-") << std::setw(10) << c.jobs << std::setw(10)
+              << human_count(double(c.nodes)) << std::setw(9) << human_duration(c.seconds) << std::setw(7)
+              << t.size() << "  " << moves.size() << ": " << counts[0] << " win, " << counts[1] << " lose, "
+              << counts[2] << " open\n";
   }
   return 0;
 }
 
-int show_node(const Checkpoint& cp, const std::string& path, const std::string& cls, const std::string& line_arg,
-              bool json) {
+int show_node(const Checkpoint& cp, const std::string& path, const std::string& cls,
+              const std::string& line_arg, bool json) {
   const int n = cp.size;
   int opening = -1;
   try {
@@ -184,12 +195,13 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
     const int d = t.deepest(line);
     const std::vector<Move>& held = t.node(d).path;
     const std::string there = line_text(n, held);
-    throw UsageError("class " + cls + "'s tree does not reach " + cls + " " + line_text(n, line) +
-                     "; the deepest position of that line it holds is " + cls + (there.empty() ? "" : " " + there) +
-                     (t.node(d).value != CheckpointNode::Value::Open
-                          ? ", proven (the tree keeps no moves below a proven node)"
-                          : t.node(d).expanded ? ""
-                                               : ", a leaf (its moves are searched by jobs, not kept in the tree)"));
+    throw UsageError(
+        "class " + cls + "'s tree does not reach " + cls + " " + line_text(n, line) +
+        "; the deepest position of that line it holds is " + cls + (there.empty() ? "" : " " + there) +
+        (t.node(d).value != CheckpointNode::Value::Open
+             ? ", proven (the tree keeps no moves below a proven node)"
+         : t.node(d).expanded ? ""
+                              : ", a leaf (its moves are searched by jobs, not kept in the tree)"));
   }
   std::vector<Move> record{opening};
   record.insert(record.end(), line.begin(), line.end());
@@ -209,12 +221,8 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
     for (Move m : cheapest) cl.push_back(move_name(n, m));
     Json ln = Json::array();
     for (Move m : line) ln.push_back(move_name(n, m));
-    Json j = {{"checkpoint", path},
-              {"game", cp.game},
-              {"size", n},
-              {"class", cls},
-              {"line", ln},
-              {"to_move", mover == White ? "white" : "black"},
+    Json j = {{"checkpoint", path}, {"game", cp.game}, {"size", n},
+              {"class", cls},       {"line", ln},      {"to_move", mover == White ? "white" : "black"},
               {"value", value}};
     if (nd.value == CheckpointNode::Value::Open) j["pn"] = nd.pn, j["dn"] = nd.dn;
     if (nd.value == CheckpointNode::Value::MoverWins && nd.best >= 0) j["best"] = move_name(n, nd.best);
@@ -226,17 +234,19 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
     return 0;
   }
   std::cout << title(cp) << ", class " << cls << " (" << path << "): " << c->jobs << " job"
-            << (c->jobs == 1 ? "" : "s") << ", "
-            << human_count(double(c->nodes)) << " nodes, " << human_duration(c->seconds) << "\n";
+            << (c->jobs == 1 ? "" : "s") << ", " << human_count(double(c->nodes)) << " nodes, "
+            << human_duration(c->seconds) << "\n";
   std::cout << "After " << line_text(n, record) << ", " << color_name(mover) << " to move:\n\n";
   std::cout << draw(cp, record, path) << "\n";
   if (nd.value == CheckpointNode::Value::Open)
     std::cout << "Open: pn " << number(nd.pn) << " to prove that " << color_name(mover) << " wins, dn "
               << number(nd.dn) << " to prove that " << color_name(other) << " wins.";
   else
-    std::cout << "Proven: " << color_name(nd.value == CheckpointNode::Value::MoverWins ? mover : other) << " wins"
-              << (nd.value == CheckpointNode::Value::MoverWins && nd.best >= 0 ? " with " + move_name(n, nd.best)
-                                                                                 : std::string())
+    std::cout << "Proven: " << color_name(nd.value == CheckpointNode::Value::MoverWins ? mover : other)
+              << " wins"
+              << (nd.value == CheckpointNode::Value::MoverWins && nd.best >= 0
+                      ? " with " + move_name(n, nd.best)
+                      : std::string())
               << ".";
   if (nd.value == CheckpointNode::Value::Open && nd.best >= 0)
     std::cout << " Hint: " << move_name(n, nd.best) << ".";
@@ -250,7 +260,8 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
   int counts[3] = {0, 0, 0};
   for (const TreeMove& m : moves) ++counts[int(m.verdict)];
   std::cout << color_name(mover) << "'s " << moves.size() << " moves (" << counts[0] << " win, " << counts[1]
-            << " lose, " << counts[2] << " open); pn and dn for " << color_name(mover) << " after the move:\n";
+            << " lose, " << counts[2] << " open); pn and dn for " << color_name(mover)
+            << " after the move:\n";
   std::cout << "  move  verdict           pn         dn     nodes    jobs   tree\n";
   for (const TreeMove& m : moves) {
     std::cout << "  " << std::left << std::setw(6) << move_name(n, m.move);
@@ -268,10 +279,10 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
   // A proven node's subtree leaves the checkpoint with its figures: what
   // is left of it is the jobs run on it while it was a leaf.
   if (counts[0] + counts[1] > 0)
-    std::cout << "(A proven move's nodes and jobs are those run on it as a leaf: the tree keeps no moves below "
-                 "it, nor their figures; the class's totals above count them.)\n";
-  if (!cheapest.empty())
-    std::cout << "The line the numbers point to: " << line_text(n, cheapest) << "\n";
+    std::cout
+        << "(A proven move's nodes and jobs are those run on it as a leaf: the tree keeps no moves below "
+           "it, nor their figures; the class's totals above count them.)\n";
+  if (!cheapest.empty()) std::cout << "The line the numbers point to: " << line_text(n, cheapest) << "\n";
   return 0;
 }
 
@@ -296,14 +307,16 @@ int cmd_tree(const Args& args) {
   // clang-format on
   positional.add("checkpoint", 1);
   po::variables_map vm;
-  if (parse_command_line("tree", "[FILE | --size N [--game G]] [--class P [--line MOVES]] [--json]", args, opts,
-                         vm, &positional))
+  if (parse_command_line("tree", "[FILE | --size N [--game G]] [--class P [--line MOVES]] [--json]", args,
+                         opts, vm, &positional))
     return 0;
   if (vm.count("checkpoint") && vm.count("size"))
     throw UsageError("give the checkpoint file or --size, not both");
   if (!vm.count("checkpoint")) {
-    if (!vm.count("size")) throw UsageError("give the checkpoint file, or --size N for results/GAME-NxN.checkpoint.xz");
-    if (game != "konobi" && game != "gonnect") throw UsageError("--game must be konobi or gonnect, not '" + game + "'");
+    if (!vm.count("size"))
+      throw UsageError("give the checkpoint file, or --size N for results/GAME-NxN.checkpoint.xz");
+    if (game != "konobi" && game != "gonnect")
+      throw UsageError("--game must be konobi or gonnect, not '" + game + "'");
     check_size(size);
     file = "results/" + game + "-" + std::to_string(size) + "x" + std::to_string(size) + ".checkpoint.xz";
   } else if (!vm["game"].defaulted()) {
@@ -311,8 +324,9 @@ int cmd_tree(const Args& args) {
   }
   if (!vm["line"].defaulted() && cls.empty()) throw UsageError("--line goes with --class");
   if (!std::filesystem::exists(file))
-    throw UsageError("no checkpoint " + file +
-                     (vm.count("size") ? " (a solve of that board has written none here, or has finished)" : ""));
+    throw UsageError(
+        "no checkpoint " + file +
+        (vm.count("size") ? " (a solve of that board has written none here, or has finished)" : ""));
   const Checkpoint cp = read_checkpoint(file);
   if (cls.empty()) return show_classes(cp, file, json);
   return show_node(cp, file, cls, line, json);

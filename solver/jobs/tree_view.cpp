@@ -18,11 +18,13 @@ CheckpointTree::CheckpointTree(const CheckpointClass& c)
     throw std::invalid_argument("a class's tree starts with its root");
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const std::vector<Move>& p = nodes_[i].path;
-    if (!index_.emplace(p, int(i)).second) throw std::invalid_argument("a node stands twice in a class's tree");
+    if (!index_.emplace(p, int(i)).second)
+      throw std::invalid_argument("a node stands twice in a class's tree");
     if (i == 0) continue;
     // Checkpoint::from_text has already refused a child before its parent.
     const auto parent = index_.find(std::vector<Move>(p.begin(), p.end() - 1));
-    if (parent == index_.end()) throw std::invalid_argument("a node of a class's tree comes before its parent");
+    if (parent == index_.end())
+      throw std::invalid_argument("a node of a class's tree comes before its parent");
     children_[size_t(parent->second)].push_back(int(i));
   }
   // Parents come before their children: sums from the last node back.
@@ -78,7 +80,9 @@ std::vector<TreeMove> CheckpointTree::moves(int i) const {
   // the moves in) breaks ties: stable_sort keeps it.
   std::stable_sort(out.begin(), out.end(), [](const TreeMove& a, const TreeMove& b) {
     const auto key = [](const TreeMove& m) {
-      const int rank = m.verdict == TreeMove::Verdict::Wins ? 0 : m.verdict == TreeMove::Verdict::Open ? 1 : 2;
+      const int rank = m.verdict == TreeMove::Verdict::Wins   ? 0
+                       : m.verdict == TreeMove::Verdict::Open ? 1
+                                                              : 2;
       return rank == 1 ? std::make_tuple(rank, m.pn, m.dn) : std::make_tuple(rank, 0u, 0u);
     };
     return key(a) < key(b);
