@@ -8,7 +8,9 @@
 // the game layer and the searches can treat it as "the position".
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "notation.h"
@@ -31,6 +33,19 @@ struct GonnectVariant {
 
 inline const char* ko_rule_name(KoRule k) { return k == KoRule::Simple ? "simple" : "superko"; }
 inline const char* edge_rule_name(EdgeRule e) { return e == EdgeRule::Either ? "either" : "own"; }
+// The rule these names give, or nothing for any other word: every reader of
+// a rule's name (options, checkpoints, GTP, the server) goes through here so
+// that a name means one thing everywhere.
+inline std::optional<KoRule> parse_ko_rule(std::string_view s) {
+  for (KoRule k : {KoRule::Simple, KoRule::Superko})
+    if (s == ko_rule_name(k)) return k;
+  return std::nullopt;
+}
+inline std::optional<EdgeRule> parse_edge_rule(std::string_view s) {
+  for (EdgeRule e : {EdgeRule::Either, EdgeRule::Own})
+    if (s == edge_rule_name(e)) return e;
+  return std::nullopt;
+}
 
 // A splitmix finaliser: the set hash of earlier boards is the xor of this
 // over their keys. Xor of raw Zobrist keys would not do: the keys of boards

@@ -11,10 +11,10 @@ const Geometry<1>& opening_geometry(int n, const std::string& game, const std::s
     throw std::invalid_argument("size " + std::to_string(n) + " is outside 3..8");
   if (game == "konobi") return Geometry<1>::get(n);
   if (game != "gonnect") throw std::invalid_argument("game '" + game + "' is not konobi or gonnect");
+  const auto rule = parse_edge_rule(edges);
+  if (!rule) throw std::invalid_argument("edges '" + edges + "' is not either or own");
   GonnectVariant v;
-  if (edges == edge_rule_name(EdgeRule::Own)) v.edges = EdgeRule::Own;
-  else if (edges != edge_rule_name(EdgeRule::Either))
-    throw std::invalid_argument("edges '" + edges + "' is not either or own");
+  v.edges = *rule;
   return gonnect_geometry<1>(n, v);
 }
 

@@ -197,6 +197,15 @@ TEST_CASE("gonnect: the mover wins by joining either pair of opposite edges", "[
   CHECK(GonnectRules::wins_by(ownw.state(), pt(4, "d2")));
 }
 
+TEST_CASE("gonnect: the rules' names read back as the rules, and no other word does", "[gonnect]") {
+  for (KoRule ko : {KoRule::Simple, KoRule::Superko}) CHECK(parse_ko_rule(ko_rule_name(ko)) == ko);
+  for (EdgeRule e : {EdgeRule::Either, EdgeRule::Own}) CHECK(parse_edge_rule(edge_rule_name(e)) == e);
+  CHECK(parse_ko_rule("simple") == KoRule::Simple);
+  CHECK(parse_edge_rule("own") == EdgeRule::Own);
+  for (const char* bad : {"", "Superko", "ko", "own", "superko "}) CHECK_FALSE(parse_ko_rule(bad));
+  for (const char* bad : {"", "Either", "both", "simple", "own\n"}) CHECK_FALSE(parse_edge_rule(bad));
+}
+
 TEST_CASE("gonnect: canonical keys agree on all 8 images; transposes keep colours unless edges are owned",
           "[gonnect]") {
   std::mt19937_64 rng(7);

@@ -61,10 +61,10 @@ GonnectVariant gonnect_variant(const std::string& text, const std::string& where
     std::stringstream words(part);
     std::string key, value;
     words >> key >> value;
-    if (key == "ko" && (value == "simple" || value == "superko"))
-      v.ko = value == "simple" ? KoRule::Simple : KoRule::Superko;
-    else if (key == "edges" && (value == "either" || value == "own"))
-      v.edges = value == "either" ? EdgeRule::Either : EdgeRule::Own;
+    const auto ko = key == "ko" ? parse_ko_rule(value) : std::nullopt;
+    const auto edges = key == "edges" ? parse_edge_rule(value) : std::nullopt;
+    if (ko) v.ko = *ko;
+    else if (edges) v.edges = *edges;
     else if (key != "ghi")
       throw std::runtime_error(where + ": its variant '" + text +
                                "' names no Gonnect rules this program knows");

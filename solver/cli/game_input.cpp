@@ -55,12 +55,12 @@ bool GameChoice::gonnect() const {
 GonnectVariant GameChoice::variant() const {
   GonnectVariant v;
   const std::string k = ko.empty() ? default_ko : ko;
-  if (k == "simple") v.ko = KoRule::Simple;
-  else if (k == "superko") v.ko = KoRule::Superko;
-  else throw UsageError("--ko must be 'simple' or 'superko', not " + quote_token(k));
-  if (edges == "either") v.edges = EdgeRule::Either;
-  else if (edges == "own") v.edges = EdgeRule::Own;
-  else throw UsageError("--edges must be 'either' or 'own', not " + quote_token(edges));
+  const auto ko_rule = parse_ko_rule(k);
+  if (!ko_rule) throw UsageError("--ko must be 'simple' or 'superko', not " + quote_token(k));
+  const auto edge_rule = parse_edge_rule(edges);
+  if (!edge_rule) throw UsageError("--edges must be 'either' or 'own', not " + quote_token(edges));
+  v.ko = *ko_rule;
+  v.edges = *edge_rule;
   return v;
 }
 

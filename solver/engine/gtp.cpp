@@ -235,10 +235,8 @@ std::string GtpSession::handle(const std::string& command, const std::vector<std
     } else if (args[0] == "gonnect") {
       spec.gonnect = true;
       for (size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "simple") spec.ko = KoRule::Simple;
-        else if (args[i] == "superko") spec.ko = KoRule::Superko;
-        else if (args[i] == "either") spec.edges = EdgeRule::Either;
-        else if (args[i] == "own") spec.edges = EdgeRule::Own;
+        if (const auto ko = parse_ko_rule(args[i])) spec.ko = *ko;
+        else if (const auto edges = parse_edge_rule(args[i])) spec.edges = *edges;
         else
           throw GtpError("unknown Gonnect rule " + quote_token(args[i]) + " (simple, superko, either, own)");
       }

@@ -91,8 +91,10 @@ GameSpec spec_of(const std::string& game, int size, const std::string& ko, const
   GameSpec s;
   s.gonnect = game == "gonnect";
   s.size = size;
-  s.ko = ko == "simple" ? KoRule::Simple : KoRule::Superko;
-  s.edges = edges == "own" ? EdgeRule::Own : EdgeRule::Either;
+  // Both callers hand over names checked before (a message on arrival, a
+  // stored game when it was written); a game of Konobi leaves them empty.
+  s.ko = parse_ko_rule(ko).value_or(KoRule::Superko);
+  s.edges = parse_edge_rule(edges).value_or(EdgeRule::Either);
   return s;
 }
 
