@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -33,6 +34,15 @@ const std::vector<std::string> kFirst = {"....../....../....../..B.../....../...
                                          "....../....../....../..B.../....../W..... w b2"};
 const std::vector<std::string> kSecond = {"....../....../....../..B.../....../W..... w c4",  // held: b2 stays
                                           "....../....../....../..B.../....../.W.... w d4"};
+
+// Class c3's segments, one written per batch of lines.
+void write_c3(const std::string& folder, const std::vector<std::vector<std::string>>& batches) {
+  PieceFiles w(folder, "konobi 6x6");
+  for (const auto& lines : batches) {
+    w.add("c3", lines);
+    w.flush();
+  }
+}
 
 }  // namespace
 
@@ -88,11 +98,7 @@ TEST_CASE("proof pieces: segments hold what is new, and a reader gets the union"
 TEST_CASE("proof pieces: a damaged or foreign segment is refused, naming it", "[pieces]") {
   TempDir dir;
   const std::string folder = dir / "k.pieces";
-  {
-    PieceFiles w(folder, "konobi 6x6");
-    w.add("c3", kFirst);
-    w.flush();
-  }
+  write_c3(folder, {kFirst});
   const std::string path = folder + "/c3-0001.xz";
   const std::string good = konobi::read_file(path);
   const std::string text = konobi::read_maybe_compressed(path);
@@ -131,4 +137,33 @@ TEST_CASE("proof pieces: a damaged or foreign segment is refused, naming it", "[
   PieceFiles r(folder, "konobi 6x6");
   r.load("c3");
   CHECK(r.pieces("c3").size() == 2);
+}
+
+TEST_CASE("proof pieces: a stopped load ends early and a flush after it writes over no segment", "[pieces]") {
+  TempDir dir;
+  const std::string folder = dir / "k.pieces";
+  write_c3(folder, {kFirst, kSecond});
+  REQUIRE(files_in(folder) == std::vector<std::string>{"c3-0001.xz", "c3-0002.xz"});
+
+  // Stopped after the first line handed on: the rest is left unread.
+  std::atomic<bool> stop{false};
+  std::vector<std::string> seen;
+  PieceFiles r(folder, "konobi 6x6");
+  CHECK_FALSE(r.load(
+      "c3", [&](const std::string& line) { seen.push_back(line), stop = true; }, &stop));
+  CHECK(seen.size() == 1);
+  CHECK(r.pieces("c3").size() == 1);
+  // What the stopped run proves next goes into a third segment.
+  r.add("c3", {"....../....../....../..B.../....../..W... w e5"});
+  r.flush();
+  CHECK(files_in(folder) == std::vector<std::string>{"c3-0001.xz", "c3-0002.xz", "c3-0003.xz"});
+
+  // A flag raised before the load reads nothing; a lowered one reads all.
+  PieceFiles none(folder, "konobi 6x6");
+  CHECK_FALSE(none.load("c3", {}, &stop));
+  CHECK(none.pieces("c3").empty());
+  stop = false;
+  PieceFiles all(folder, "konobi 6x6");
+  CHECK(all.load("c3", {}, &stop));
+  CHECK(all.pieces("c3").size() == 4);
 }

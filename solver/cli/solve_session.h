@@ -642,12 +642,20 @@ class SolveSession {
           seeded += seed_proven_line(*tt_, g_, line, cfg_.dfpn.symmetry);
         };
     const auto t0 = std::chrono::steady_clock::now();
+    bool whole = true;
+    // A Ctrl-C while they are read (minutes for 6x6 b3) stops the reading,
+    // and the run then stops with its save as it would in a search. A
+    // proof built from fewer pieces is still whole: a node without its
+    // piece is proven again (build_piece, "Proof pieces" in docs/JOBS.md).
     for (int rep : todo_) {
-      pieces_->load(point_name(n_, rep), seed);
+      whole = whole && pieces_->load(point_name(n_, rep), seed, &stop_requested());
       loaded += pieces_->pieces(point_name(n_, rep)).size();
     }
     piece_entries_ = loaded;
-    if (loaded && !cfg_.quiet) {
+    if (!whole && !cfg_.quiet)
+      std::cerr << "reading the proof pieces was cut short by the stop after " << loaded
+                << " entries; they all stay on disk for the next run\n";
+    else if (loaded && !cfg_.quiet) {
       std::cerr << "read " << loaded << " proof piece entries from "
                 << PieceFiles::folder_for(cfg_.checkpoint);
       if (seeded)

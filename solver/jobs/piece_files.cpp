@@ -59,11 +59,16 @@ void PieceFiles::scan(const std::string& point, Class& c) {
   for (const auto& [k, path] : segments(point)) c.next_segment = std::max(c.next_segment, k + 1);
 }
 
-void PieceFiles::load(const std::string& point, const std::function<void(const std::string&)>& each) {
+bool PieceFiles::load(const std::string& point, const std::function<void(const std::string&)>& each,
+                      const std::atomic<bool>* stop) {
   Class& c = classes_[point];
-  c.scanned = true;
+  // Numbered past every segment before any is read: a load stopped half
+  // way must not let the next flush write over the segments it left.
+  scan(point, c);
+  const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
   for (const auto& [k, path] : segments(point)) {
     c.next_segment = std::max(c.next_segment, k + 1);
+    if (stopped()) return false;
     const std::string data = read_file(path);
     static const char xz_magic[6] = {'\xfd', '7', 'z', 'X', 'Z', '\0'};
     if (data.size() < sizeof xz_magic || data.compare(0, sizeof xz_magic, std::string(xz_magic, 6)) != 0)
@@ -79,11 +84,13 @@ void PieceFiles::load(const std::string& point, const std::function<void(const s
                                ")");
     try {
       for (const std::string& line : f.entries) {
+        if (stopped()) return false;
         c.pieces.add(line);
         if (each) each(line);
       }
     } catch (const std::exception& e) { throw std::runtime_error("proof pieces " + path + ": " + e.what()); }
   }
+  return true;
 }
 
 size_t PieceFiles::add(const std::string& point, const std::vector<std::string>& lines) {

@@ -15,6 +15,7 @@
 // cannot be read, or is of another solve, is refused with its path named.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -37,8 +38,12 @@ class PieceFiles {
   // Reads every segment of class `point` (such as "c3") into its pieces,
   // handing each entry line to `each` too when given (the pieces keep only
   // a hash of the position). Throws std::runtime_error naming the file when
-  // one is damaged or of another solve.
-  void load(const std::string& point, const std::function<void(const std::string&)>& each = {});
+  // one is damaged or of another solve. Reading 6x6 b3's 45 M entries into
+  // the table takes minutes, so a raised `stop` (Ctrl-C) ends it early:
+  // returns false then, with the class holding part of its pieces; the
+  // segments stay on disk and a flush still numbers on after all of them.
+  bool load(const std::string& point, const std::function<void(const std::string&)>& each = {},
+            const std::atomic<bool>* stop = nullptr);
 
   // The pieces of a class (empty when none were loaded or added).
   const ProofPieces& pieces(const std::string& point) { return classes_[point].pieces; }
