@@ -67,7 +67,6 @@ bool PieceFiles::load(const std::string& point, const std::function<void(const s
   scan(point, c);
   const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
   for (const auto& [k, path] : segments(point)) {
-    c.next_segment = std::max(c.next_segment, k + 1);
     if (stopped()) return false;
     const std::string data = read_file(path);
     static const char xz_magic[6] = {'\xfd', '7', 'z', 'X', 'Z', '\0'};
