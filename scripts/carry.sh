@@ -102,19 +102,28 @@ setsid "$work/konobi" solve --game "$game" --size "$size" --resume --out "$(real
   --proof "$(realpath --relative-to=. "$proofs")" "$@" &
 pid=$!
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%.3f", m * 60 }')
-# (Its own stderr, where bash reports the sleep ended early, goes nowhere.)
-(sleep "$seconds" && : > "$work/timer-fired" && kill -INT "$pid" && echo "carry.sh: $minutes minutes are up: stopping the solve (it saves first)" >&3) 3>&2 2>/dev/null &
+# The timer waits on its sleep in the background, so that a SIGTERM to it
+# runs its trap at once, which ends the sleep and reaps it before the timer
+# exits; carry.sh then reaps the timer. Killed together instead, the sleep
+# outlived its parent and stayed a zombie in carry.sh's process group until
+# init reaped it, which in some containers it never did (CI's carry.term
+# and carry.int_own failed so). (Its own stderr, where bash reports the
+# sleep ended early, goes nowhere.)
+(
+  trap 'kill "$nap" 2>/dev/null; wait "$nap"; exit 0' TERM
+  sleep "$seconds" &
+  nap=$!
+  wait "$nap" && : > "$work/timer-fired" && kill -INT "$pid" &&
+    echo "carry.sh: $minutes minutes are up: stopping the solve (it saves first)" >&3
+) 3>&2 2>/dev/null &
 timer=$!
 disown "$timer"  # its end is not news
-# Ends the timer without its Ctrl-C (a second one would stop the solve at once).
+# Ends the timer without its Ctrl-C (a second one would stop the solve at
+# once), and waits until it has gone (five seconds at most, for a loaded
+# machine), so that nothing of the carry outlives it.
 stop_timer() {
-  local gone=("$timer" $(pgrep -P "$timer" sleep 2>/dev/null || true))
-  kill "${gone[@]}" 2>/dev/null || true
-  # And waits (a second at most) until they have gone, so that nothing of
-  # the carry outlives it: the timer is disowned, so `wait` cannot, and its
-  # sleep, once the timer is gone, stays a zombie until init reaps it
-  # (the tests saw one left in the carry's process group).
-  for _ in $(seq 20); do kill -0 "${gone[@]}" 2>/dev/null || break; sleep 0.05; done
+  kill "$timer" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$timer" 2>/dev/null || break; sleep 0.05; done
 }
 # A Ctrl-C ends the timer (whose own Ctrl-C would be a second one) and is
 # passed on; a second is passed on too, and stops the solve at once. The
