@@ -37,7 +37,7 @@ CheckpointNode node(const std::vector<std::string>& path, V value, uint32_t pn, 
 
 // 5x5, class a1. White's root: d4 and b2 leaves, c3 expanded, a2 refuted
 // (Black answers b3); under c3, Black's d3 and b3 open, b4 refuted (White
-// answers c4). Each open node's numbers are its open children's as the
+// answers c4) though it is c3's hint. Each open node's numbers are its open children's as the
 // manager keeps them: pn the least of their dns, dn the sum of their pns.
 void write_sample(const std::string& path) {
   konobi::Checkpoint cp;
@@ -51,7 +51,7 @@ void write_sample(const std::string& path) {
   c.seconds = 12;
   c.nodes_list = {
       node({}, V::Open, 50, 800, 0, 0, true, "c3"),
-      node({"c3"}, V::Open, 200, 85, 100, 1, true),
+      node({"c3"}, V::Open, 200, 85, 100, 1, true, "b4"),
       node({"b2"}, V::Open, 300, 60, 2000, 3),
       node({"d4"}, V::Open, 300, 50, 4000, 4),
       node({"a2"}, V::MoverWins, 1, 1, 5000, 2, false, "b3"),
@@ -152,7 +152,18 @@ TEST_CASE("konobi tree shows a node: its numbers, its moves for their player, th
   CHECK(j["moves"][2]["move"] == "b4");
   CHECK(j["moves"][2]["verdict"] == "loses");
   CHECK(j["moves"][2]["answer"] == "c4");
+  // Its hint, b4, is refuted: said, and the line goes by the numbers.
+  CHECK(j["hint"] == "b4");
+  CHECK(j["hint_refuted"] == true);
   CHECK(j["cheapest_line"] == konobi::Json::array({"d3"}));
+  const auto c3text = run_konobi({"tree", file, "--class", "a1", "--line", "c3"});
+  require_status(c3text, 0);
+  CHECK_THAT(c3text.out, Contains("Hint: b4, refuted (the jobs pass it over)."));
+  CHECK_THAT(c3text.out, Contains("The line the numbers point to: d3"));
+  const auto rootjson = run_konobi({"tree", file, "--class", "a1", "--json"});
+  require_status(rootjson, 0);
+  CHECK(konobi::Json::parse(rootjson.out)["hint"] == "c3");
+  CHECK(konobi::Json::parse(rootjson.out)["hint_refuted"] == false);
   // The node's pn is its cheapest open move's.
   CHECK(j["pn"] == j["moves"][0]["pn"]);
 
