@@ -37,8 +37,9 @@ CheckpointNode node(const std::vector<std::string>& path, V value, uint32_t pn, 
 
 // 5x5, class a1. White's root: d4 and b2 leaves, c3 expanded, a2 refuted
 // (Black answers b3); under c3, Black's d3 and b3 open, b4 refuted (White
-// answers c4) though it is c3's hint. Each open node's numbers are its open children's as the
-// manager keeps them: pn the least of their dns, dn the sum of their pns.
+// answers c4) though it is c3's hint. Each open node's numbers are its
+// open children's as the manager keeps them: pn the least of their dns,
+// dn the sum of their pns.
 void write_sample(const std::string& path) {
   konobi::Checkpoint cp;
   cp.game = "konobi";

@@ -214,8 +214,9 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
   // A hint whose move has been refuted stays in the checkpoint (the node's
   // BEST), but the jobs pass it over: said, so that nobody takes it for
   // the move being searched (6x6 b3 c1 kept b1 so, refuted by c2).
+  const bool has_hint = nd.value == CheckpointNode::Value::Open && nd.best >= 0;
   bool hint_refuted = false;
-  if (nd.value == CheckpointNode::Value::Open && nd.best >= 0)
+  if (has_hint)
     for (const TreeMove& m : moves)
       if (m.move == nd.best) hint_refuted = m.verdict == TreeMove::Verdict::Loses;
   const char* value = nd.value == CheckpointNode::Value::Open        ? "open"
@@ -233,8 +234,7 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
               {"value", value}};
     if (nd.value == CheckpointNode::Value::Open) j["pn"] = nd.pn, j["dn"] = nd.dn;
     if (nd.value == CheckpointNode::Value::MoverWins && nd.best >= 0) j["best"] = move_name(n, nd.best);
-    if (nd.value == CheckpointNode::Value::Open && nd.best >= 0)
-      j["hint"] = move_name(n, nd.best), j["hint_refuted"] = hint_refuted;
+    if (has_hint) j["hint"] = move_name(n, nd.best), j["hint_refuted"] = hint_refuted;
     j["nodes"] = self.nodes, j["jobs"] = self.jobs, j["tree_nodes"] = self.tree_nodes;
     j["moves"] = ms;
     j["cheapest_line"] = cl;
@@ -256,7 +256,7 @@ int show_node(const Checkpoint& cp, const std::string& path, const std::string& 
                       ? " with " + move_name(n, nd.best)
                       : std::string())
               << ".";
-  if (nd.value == CheckpointNode::Value::Open && nd.best >= 0)
+  if (has_hint)
     std::cout << " Hint: " << move_name(n, nd.best)
               << (hint_refuted ? ", refuted (the jobs pass it over)." : ".");
   std::cout << "\nHere and below: " << self.tree_nodes << " node" << (self.tree_nodes == 1 ? "" : "s")
