@@ -211,6 +211,8 @@ TEST_CASE("notation: malformed text throws ParseError naming the problem", "[not
     REQUIRE_THROWS_WITH(parse_position(".../.?./... b"), Contains("'?'") && Contains("row 2 from the top"));
     REQUIRE_THROWS_WITH(parse_position("0.../.../... b"), Contains("run of 0"));
     REQUIRE_THROWS_WITH(parse_position("3/3/20 b"), Contains("run of 20"));
+    // The message names where the run starts, not where reading it ended.
+    REQUIRE_THROWS_WITH(parse_position("3/3/20 b"), Contains("character 5 (row 3 from the top)"));
   }
   SECTION("bad side to move") {
     REQUIRE_THROWS_AS(parse_position("3/3/3 x"), ParseError);
