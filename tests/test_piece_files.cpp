@@ -2,14 +2,19 @@
 // flush hold only what is new and are numbered on from those already there;
 // a reader gets the union of a class's segments and nothing of another
 // class's or of a temporary; a damaged or foreign segment is refused naming
-// its file; a proven class's segments go, and the folder with the last.
+// its file; a proven class's segments go, and the folder with the last; a
+// load hands each line on once, on several threads.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
+
+#include <oneapi/tbb/task_arena.h>
 
 #include "solver/io/atomic_file.h"
 #include "solver/io/compressed_file.h"
@@ -145,14 +150,17 @@ TEST_CASE("proof pieces: a stopped load ends early and a flush after it writes o
   write_c3(folder, {kFirst, kSecond});
   REQUIRE(files_in(folder) == std::vector<std::string>{"c3-0001.xz", "c3-0002.xz"});
 
-  // Stopped after the first line handed on: the rest is left unread.
+  // Stopped after the first line handed on: the rest of its segment may
+  // have gone into the map (that runs beside the handing on), the next
+  // segment is left unread.
   std::atomic<bool> stop{false};
   std::vector<std::string> seen;
   PieceFiles r(folder, "konobi 6x6");
   CHECK_FALSE(r.load(
       "c3", [&](const std::string& line) { seen.push_back(line), stop = true; }, &stop));
   CHECK(seen.size() == 1);
-  CHECK(r.pieces("c3").size() == 1);
+  CHECK(r.pieces("c3").size() <= kFirst.size());
+  CHECK_FALSE(r.pieces("c3").move_of("....../....../....../..B.../....../.W.... w"));
   // What the stopped run proves next goes into a third segment.
   r.add("c3", {"....../....../....../..B.../....../..W... w e5"});
   r.flush();
@@ -166,4 +174,33 @@ TEST_CASE("proof pieces: a stopped load ends early and a flush after it writes o
   PieceFiles all(folder, "konobi 6x6");
   CHECK(all.load("c3", {}, &stop));
   CHECK(all.pieces("c3").size() == 4);
+}
+
+TEST_CASE("proof pieces: a load hands every line on once, from several threads", "[pieces]") {
+  TempDir dir;
+  const std::string folder = dir / "k.pieces";
+  // Two segments, larger than one thread's share of a segment.
+  std::vector<std::vector<std::string>> batches(2);
+  for (int i = 0; i < 30000; ++i) batches[i % 2].push_back("p" + std::to_string(i) + " w a1");
+  write_c3(folder, batches);
+
+  std::mutex m;
+  std::multiset<std::string> seen;
+  std::atomic<int> calls{0};
+  PieceFiles r(folder, "konobi 6x6");
+  oneapi::tbb::task_arena arena(2);
+  arena.execute([&] {
+    CHECK(r.load("c3", [&](const std::string& line) {
+      ++calls;
+      const std::lock_guard<std::mutex> lock(m);
+      seen.insert(line);
+    }));
+  });
+  CHECK(calls == 30000);
+  CHECK(r.pieces("c3").size() == 30000);
+  for (const auto& lines : batches)
+    for (const std::string& line : lines) {
+      CHECK(seen.count(line) == 1);
+      CHECK(r.pieces("c3").move_of(line.substr(0, line.rfind(' '))) == "a1");
+    }
 }

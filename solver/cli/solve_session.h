@@ -22,6 +22,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <oneapi/tbb/task_arena.h>
+
 #include "command.h"
 #include "game_input.h"
 #include "core/notation.h"
@@ -634,12 +636,16 @@ class SolveSession {
   // orders, and a run would otherwise search them again on its empty table.
   void keep_pieces() {
     if (!pieces_) return;
-    size_t loaded = 0, seeded = 0;
+    size_t loaded = 0;
+    std::atomic<size_t> seeded{0};
+    // Called by the load on several threads at once (the table's buckets
+    // have their own locks).
     std::function<void(const std::string&)> seed;
     if constexpr (!kGonnect)
       if (cfg_.seed_table)
         seed = [&](const std::string& line) {
-          seeded += seed_proven_line(*tt_, g_, line, cfg_.dfpn.symmetry);
+          if (seed_proven_line(*tt_, g_, line, cfg_.dfpn.symmetry))
+            seeded.fetch_add(1, std::memory_order_relaxed);
         };
     const auto t0 = std::chrono::steady_clock::now();
     bool whole = true;
@@ -647,10 +653,14 @@ class SolveSession {
     // and the run then stops with its save as it would in a search. A
     // proof built from fewer pieces is still whole: a node without its
     // piece is proven again (build_piece, "Proof pieces" in docs/JOBS.md).
-    for (int rep : todo_) {
-      whole = whole && pieces_->load(point_name(n_, rep), seed, &stop_requested());
-      loaded += pieces_->pieces(point_name(n_, rep)).size();
-    }
+    // In an arena of the run's --threads, as its search is.
+    oneapi::tbb::task_arena arena(cfg_.threads);
+    arena.execute([&] {
+      for (int rep : todo_) {
+        whole = whole && pieces_->load(point_name(n_, rep), seed, &stop_requested());
+        loaded += pieces_->pieces(point_name(n_, rep)).size();
+      }
+    });
     piece_entries_ = loaded;
     if (!whole && !cfg_.quiet)
       std::cerr << "reading the proof pieces was cut short by the stop after " << loaded
@@ -658,8 +668,8 @@ class SolveSession {
     else if (loaded && !cfg_.quiet) {
       std::cerr << "read " << loaded << " proof piece entries from "
                 << PieceFiles::folder_for(cfg_.checkpoint);
-      if (seeded)
-        std::cerr << "; " << seeded
+      if (seeded.load())
+        std::cerr << "; " << seeded.load()
                   << " positions written into the table as proven (reading and writing took "
                   << human_duration(
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())

@@ -37,11 +37,14 @@ class PieceFiles {
 
   // Reads every segment of class `point` (such as "c3") into its pieces,
   // handing each entry line to `each` too when given (the pieces keep only
-  // a hash of the position). Throws std::runtime_error naming the file when
-  // one is damaged or of another solve. Reading 6x6 b3's 45 M entries into
-  // the table takes minutes, so a raised `stop` (Ctrl-C) ends it early:
-  // returns false then, with the class holding part of its pieces; the
-  // segments stay on disk and a flush still numbers on after all of them.
+  // a hash of the position). `each` is called from the threads of the
+  // caller's TBB arena, several at once and in no set order, so it must be
+  // safe to call concurrently. Throws std::runtime_error naming the file
+  // when one is damaged or of another solve. Reading 6x6 b3's 46 M entries
+  // into the table takes minutes, so a raised `stop` (Ctrl-C) ends it
+  // early: returns false then, with the class holding part of its pieces
+  // and part of them handed to `each`; the segments stay on disk and a
+  // flush still numbers on after all of them.
   bool load(const std::string& point, const std::function<void(const std::string&)>& each = {},
             const std::atomic<bool>* stop = nullptr);
 
