@@ -271,7 +271,8 @@ class ProofBuilder {
     }
     const NodeMoves<W> nm = Game::moves(s);
     if (nm.kind == NodeKind::LoseNow)
-      throw std::logic_error("proof extraction: the winner has no move in a position proven won");
+      throw std::logic_error("proof extraction: the winner has no move in a position proven won (" +
+                             entry_key(s) + ")");
     if (nm.kind == NodeKind::PassOnly) {
       record(s, kPass, made);
       return descend(s, kPass, [&](const State& q) { loser_node(q); });
@@ -437,7 +438,8 @@ class ProofBuilder {
       return;
     }
     if (Rules::winning(s, legal).any())
-      throw std::logic_error("proof extraction: the loser wins in a position proven lost");
+      throw std::logic_error("proof extraction: the loser wins in a position proven lost (" + entry_key(s) +
+                             ")");
     // Each reply's winning move is read from the table: start every
     // reply's cache miss before the first. (The visited set is fetched by
     // winner_node itself, which needs it only for replies without an
