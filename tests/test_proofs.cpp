@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "solver/search/table_seed.h"
 #include "solver_support.h"
 #include "temp_dir.h"
 
@@ -644,6 +645,38 @@ TEST_CASE("a winner's position the table holds without its move is proven again 
     CHECK(c.ok);
     CHECK(builder.searched() > 0);
     CHECK(proof.entries.size() > 1);
+  }
+}
+
+TEST_CASE("a builder that meets a wrong claim names the position and the line that led to it",
+          "[solver][proof]") {
+  // White to move; Black threatens b1, which joins b4-b3-b2 to the
+  // bottom. The table is made to claim that White wins by another move
+  // (the root's own move, its child proven lost), as a false hit in a
+  // full table could: the builder follows it, finds Black's immediate win
+  // and says where, with the move tagged by what chose it ([t]able).
+  const Pos pos = konobi::from_text<1>(konobi::parse_position(".B../.B.W/.B../W... w"));
+  const konobi::DfpnOptions opt;
+  const int b1 = konobi::parse_point(4, "b1");
+  int wrong = -1;
+  konobi::konobi_legal_placements(pos).for_each([&](int m) {
+    if (wrong < 0 && m != b1) wrong = m;
+  });
+  REQUIRE(wrong >= 0);
+  Pos after = pos;
+  after.place(wrong);
+  REQUIRE(konobi::KonobiRules::winning(after, konobi::konobi_legal_placements(after)).test(b1));
+  konobi::TranspositionTable tt(16);
+  const std::string name = konobi::move_name(4, konobi::Move(wrong));
+  REQUIRE(konobi::seed_proven_line(tt, *pos.g, show(pos) + " " + name, opt.symmetry));
+  tt.store(konobi::KonobiSearch::key(after, opt.symmetry), konobi::kInf, 0, -1, 1);
+  konobi::ProofBuilder<1> builder(tt, opt);
+  try {
+    builder.build(pos, konobi::White);
+    FAIL("the builder followed a losing move without a word");
+  } catch (const std::logic_error& e) {
+    CHECK_THAT(e.what(), Contains("the loser wins in a position proven lost (" + show(after) +
+                                  "; reached by " + name + "[t])"));
   }
 }
 

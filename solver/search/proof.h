@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/assert.h"
@@ -212,9 +213,30 @@ class ProofBuilder {
   void descend(const State& s, Move m, F&& node) {
     if constexpr (kGonnect)
       if (proof_) path_.push_back(move_name(Game::board(s).size(), m));
+    // Popped on the way out, an exception's too: a message is made where
+    // it is thrown, with the line as it stands there.
+    line_.push_back({m, std::exchange(why_, ' ')});
+    struct Pop {
+      std::vector<std::pair<Move, char>>& line;
+      ~Pop() { line.pop_back(); }
+    } pop{line_};
     node(child(s, m));
     if constexpr (kGonnect)
       if (proof_) path_.pop_back();
+  }
+
+  // For a message about s: its position (or game) and the line from the
+  // build's start that reached it, each winner's move tagged with what
+  // chose it ([p]iece, the [t]able's own move, [z]one, must-play [h]int,
+  // a [c]hild the table holds lost, the [s]tore, [r]e-proof), so that an
+  // inconsistency points at the claim that was wrong.
+  std::string where(const State& s) const {
+    std::string line;
+    for (const auto& [m, why] : line_) {
+      line += (line.empty() ? "" : " ") + move_name(Game::board(s).size(), m);
+      if (why != ' ') (line += '[') += why, line += ']';
+    }
+    return entry_key(s) + "; reached by " + (line.empty() ? "nothing: the start" : line);
   }
 
   // hint: a move known to win s, or -1 (a reply the must-play region left
@@ -242,6 +264,7 @@ class ProofBuilder {
       if (m != kNone && extend_) return;  // its strategy is in the pieces already
       if (m != kNone) {
         record(s, m, &key);
+        why_ = 'p';
         return descend(s, m, [&](const State& q) { loser_node(q); });
       }
     }
@@ -254,6 +277,7 @@ class ProofBuilder {
       const auto f = tt_.probe(Game::child_key(s, own, opt_.symmetry));
       if (f.hit && f.dn == 0) {
         record(s, own, made);
+        why_ = 't';
         return descend(s, own, [&](const State& q) { loser_node(q); });
       }
     }
@@ -263,16 +287,18 @@ class ProofBuilder {
       if (opt_.zones)
         if (const auto h = match_zone(*opt_.zones, s); h && h->mover_wins && legal.test(h->move)) {
           record(s, h->move, made);
+          why_ = 'z';
           return descend(s, h->move, [&](const State& q) { loser_node(q); });
         }
     if (hint >= 0 && legal.test(hint)) {
       record(s, hint, made);
+      why_ = 'h';
       return descend(s, hint, [&](const State& q) { loser_node(q); });
     }
     const NodeMoves<W> nm = Game::moves(s);
     if (nm.kind == NodeKind::LoseNow)
       throw std::logic_error("proof extraction: the winner has no move in a position proven won (" +
-                             entry_key(s) + ")");
+                             where(s) + ")");
     if (nm.kind == NodeKind::PassOnly) {
       record(s, kPass, made);
       return descend(s, kPass, [&](const State& q) { loser_node(q); });
@@ -294,8 +320,9 @@ class ProofBuilder {
       const auto f = tt_.probe(keys[i]);
       if (f.hit && f.dn == 0 && f.work < best_work) best = moves[i], best_work = f.work;
     }
-    if (best < 0) best = stored_move(s, legal);
-    if (best < 0) best = prove_again(s, moves, keys, count);
+    why_ = 'c';
+    if (best < 0) best = stored_move(s, legal), why_ = 's';
+    if (best < 0) best = prove_again(s, moves, keys, count), why_ = 'r';
     if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
     record(s, best, made);
     descend(s, best, [&](const State& q) { loser_node(q); });
@@ -438,8 +465,7 @@ class ProofBuilder {
       return;
     }
     if (Rules::winning(s, legal).any())
-      throw std::logic_error("proof extraction: the loser wins in a position proven lost (" + entry_key(s) +
-                             ")");
+      throw std::logic_error("proof extraction: the loser wins in a position proven lost (" + where(s) + ")");
     // Each reply's winning move is read from the table: start every
     // reply's cache miss before the first. (The visited set is fetched by
     // winner_node itself, which needs it only for replies without an
@@ -467,9 +493,11 @@ class ProofBuilder {
   TranspositionTable& tt_;
   DfpnOptions opt_;
   KeySet own_seen_;
-  KeySet& seen_;                   // Konobi only
-  std::vector<std::string> path_;  // Gonnect: the game from the empty board
-  Proof* proof_ = nullptr;         // null: count only; format 2 packs its entries (ProofFile::packed)
+  KeySet& seen_;                             // Konobi only
+  std::vector<std::string> path_;            // Gonnect: the game from the empty board
+  std::vector<std::pair<Move, char>> line_;  // the moves from the build's start, for messages (where)
+  char why_ = ' ';                           // what chose the winner's next move (where)
+  Proof* proof_ = nullptr;  // null: count only; format 2 packs its entries (ProofFile::packed)
   size_t count_ = 0;
   uint64_t searched_ = 0, limit_ = 0;
   int threads_ = 1;
