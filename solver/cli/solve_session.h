@@ -554,12 +554,14 @@ class SolveSession {
       // No last checkpoint is needed: the one written when the class's
       // root fell keeps the class as its proven root, and the manager's
       // thread, busy with the proof, has written none since.
-      std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep) << ": the "
-                << (kGonnect
-                        ? "replies' pieces built so far are in " + PieceFiles::folder_for(cfg_.checkpoint)
-                        : "parts written so far are in " + class_parts_folder(cut.rep))
+      std::cerr << "stopped while building the proof of " << point_name(n_, cut.rep) << ": "
+                << (cut.one_file ? std::string("a proof in one file keeps nothing of a build cut short")
+                    : kGonnect
+                        ? "the replies' pieces built so far are in " + PieceFiles::folder_for(cfg_.checkpoint)
+                        : "the parts written so far are in " + class_parts_folder(cut.rep))
                 << "; the checkpoint holds the class's root proven, and --resume goes straight back to its "
-                   "proof and on from them\n";
+                   "proof"
+                << (cut.one_file ? "" : " and on from them") << "\n";
     }
     // The classes still open keep their effort and root numbers on record.
     const auto view = manager_->view();
@@ -795,9 +797,11 @@ class SolveSession {
     return builder.searched();
   }
 
-  // Ctrl-C while build_reply_pieces works: what it built is on disk.
+  // Ctrl-C while build_reply_pieces works: what it built is on disk. Or
+  // while a class's proof is built as one file: nothing of it is kept.
   struct ProofCutShort {
     int rep;
+    bool one_file = false;
   };
   // proof_in_parts: parts are left after the round at part_budget_max.
   struct PartsToManager {
@@ -1026,6 +1030,11 @@ class SolveSession {
     ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
     builder.set_threads(proof_threads());
     if (pieces_) builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
+    // Under the manager a Ctrl-C ends the build (on 6x6 b3 it went on
+    // for minutes, its re-proofs deaf to it); the checkpoint keeps the
+    // root proven. The plain search's classes end on its worker threads,
+    // which would not catch the cut, so its proofs run to their end.
+    if (manager_) builder.set_stop(&stop_requested());
     // The manager's numbers stand still meanwhile: on 6x6 c2 this took 29
     // minutes, with the root's last numbers and "~5 s" on the line.
     const ProofStatusLine status(*this, std::string(cfg_.proof_dir.empty() ? "measuring" : "building") +
@@ -1033,11 +1042,15 @@ class SolveSession {
                                             color_name(winner) + " wins)");
     uint64_t size = 0;
     if (cfg_.proof_dir.empty()) {
-      size = builder.size(pos, winner);
+      try {
+        size = builder.size(pos, winner);
+      } catch (const BuildStopped&) { throw ProofCutShort{rep, true}; }
     } else {
       Proof proof;
-      if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
-      else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
+      try {
+        if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
+        else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
+      } catch (const BuildStopped&) { throw ProofCutShort{rep, true}; }
       size = proof.entry_count();
       set_aside_disputed_parts(pos, rep, winner);
       write_file_atomically(class_proof_path(rep), compress_xz(proof.to_text()));
