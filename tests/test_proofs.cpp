@@ -648,15 +648,45 @@ TEST_CASE("a winner's position the table holds without its move is proven again 
   }
 }
 
-TEST_CASE("a builder that meets a wrong claim names the position and the line that led to it",
+TEST_CASE("a builder that meets a wrong claim repairs it and proves the start by a move that wins",
           "[solver][proof]") {
+  // 4x4 b2, solved: White to move wins. The table is then made to claim
+  // that White wins by a move that alpha-beta says loses (the root's own
+  // move, its child proven lost for Black), as a false hit in a full table
+  // could. The builder follows it, meets a position the rules or a search
+  // refute, forgets the claims on the way, proves the root again and
+  // walks again: the proof is whole, and the log says where the wrong
+  // claim showed, the move tagged by what chose it ([t]able).
+  Solved4x4 solved("b2");
+  const Pos& pos = solved.pos;
+  REQUIRE(solved.winner == pos.to_move);
+  const int wrong = losing_move(pos);
+  REQUIRE(wrong >= 0);
+  Pos after = pos;
+  after.place(wrong);
+  const std::string name = konobi::move_name(4, konobi::Move(wrong));
+  REQUIRE(konobi::seed_proven_line(solved.tt, *pos.g, show(pos) + " " + name, solved.opt.symmetry));
+  solved.tt.store(konobi::KonobiSearch::key(after, solved.opt.symmetry), konobi::kInf, 0, -1, 1);
+  konobi::ProofBuilder<1> builder(solved.tt, solved.opt);
+  const konobi::Proof proof = builder.build(pos, solved.winner);
+  CHECK(builder.repairs() >= 1);
+  REQUIRE(!builder.repair_log().empty());
+  CHECK_THAT(builder.repair_log()[0], Contains("reached by " + name + "[t]"));
+  const auto c = konobi::check_proof(proof.to_text());
+  INFO(c.message);
+  CHECK(c.ok);
+  CHECK_THAT(proof.to_text(), !Contains(show(pos) + " " + name + "\n"));
+}
+
+TEST_CASE("a builder whose start was proven won wrongly says so, naming what showed it", "[solver][proof]") {
   // White to move; Black threatens b1, which joins b4-b3-b2 to the
-  // bottom. The table is made to claim that White wins by another move
-  // (the root's own move, its child proven lost), as a false hit in a
-  // full table could: the builder follows it, finds Black's immediate win
-  // and says where, with the move tagged by what chose it ([t]able).
+  // bottom, and White loses (df-pn and alpha-beta agree). The table is
+  // made to claim that White wins by another move: the builder follows it,
+  // finds Black's immediate win, searches the start again, finds it lost
+  // and ends the build with both findings, the move tagged [t]able.
   const Pos pos = konobi::from_text<1>(konobi::parse_position(".B../.B.W/.B../W... w"));
   const konobi::DfpnOptions opt;
+  REQUIRE_FALSE(konobi::AlphaBeta<1>(14).wins(pos));
   const int b1 = konobi::parse_point(4, "b1");
   int wrong = -1;
   konobi::konobi_legal_placements(pos).for_each([&](int m) {
@@ -673,8 +703,10 @@ TEST_CASE("a builder that meets a wrong claim names the position and the line th
   konobi::ProofBuilder<1> builder(tt, opt);
   try {
     builder.build(pos, konobi::White);
-    FAIL("the builder followed a losing move without a word");
+    FAIL("the builder wrote a proof of a lost position");
   } catch (const std::logic_error& e) {
+    CHECK_THAT(e.what(), Contains("the start is not white's, as it was proven: a position proven won was "
+                                  "searched again and lost (" + show(pos) + "; reached by nothing: the start)"));
     CHECK_THAT(e.what(), Contains("the loser wins in a position proven lost (" + show(after) +
                                   "; reached by " + name + "[t])"));
   }

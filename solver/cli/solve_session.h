@@ -773,6 +773,16 @@ class SolveSession {
     return whole;
   }
 
+  // A builder that met wrong claims of the table (a false hit, or a proof
+  // resting on one) repaired them and proved its start again
+  // (ProofBuilder::repair): said always, since the search that proved the
+  // class read the same table, and its value rests on verify-proof.
+  static void say_repairs(const ProofBuilder<W, Game>& b, const std::string& what) {
+    if (!b.repairs()) return;
+    std::cerr << "note: " << what << ": " << b.repairs() << (b.repairs() == 1 ? " claim" : " claims")
+              << " of the table found wrong and repaired, the first where " << b.repair_log().front() << "\n";
+  }
+
   // Adds to class rep's pieces what they lack of the proof that `winner`
   // wins pos, reached from the class root by `path`; returns the nodes
   // searched to prove again what the table had lost.
@@ -793,6 +803,7 @@ class SolveSession {
     } else {
       piece = builder.build(pos, winner);
     }
+    say_repairs(builder, "a proof piece of " + point);
     piece_entries_ += pieces_->add(point, piece.entries);
     return builder.searched();
   }
@@ -1051,6 +1062,7 @@ class SolveSession {
         if constexpr (kGonnect) proof = builder.build(pos, winner, {rep});
         else proof = builder.build(pos, winner, KonobiProofFormat::Moves);
       } catch (const BuildStopped&) { throw ProofCutShort{rep, true}; }
+      say_repairs(builder, "the proof of " + point_name(n_, rep));
       size = proof.entry_count();
       set_aside_disputed_parts(pos, rep, winner);
       write_file_atomically(class_proof_path(rep), compress_xz(proof.to_text()));
@@ -1251,6 +1263,7 @@ class SolveSession {
     try {
       proof = builder.build(child, winner, KonobiProofFormat::Moves);
     } catch (const BuildStopped&) { throw ProofCutShort{rep}; }
+    say_repairs(builder, "a part of the proof of " + point_name(n_, rep));
     write_file_atomically(path, compress_xz(proof.to_text()));
     return proof.entry_count();
   }

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -139,7 +140,22 @@ class ProofBuilder {
     return run(proof, s, winner);
   }
 
+  // Claims found wrong and repaired (repair below): each a winner's
+  // position whose move did not win, searched again. The first few say
+  // what was met, as an error would have.
+  uint64_t repairs() const { return repairs_; }
+  const std::vector<std::string>& repair_log() const { return repair_log_; }
+
  private:
+  // A claim of the table, the pieces, a zone or the store (that a position
+  // is won, or lost, for its mover) shown wrong by the rules or a search:
+  // `what` names the position and the line that led to it (where).
+  struct ClaimFailed {
+    std::string what;
+  };
+  // A repair proved its position won again: the walk starts over.
+  struct WalkAgain {};
+
   Proof run(Proof& proof, const State& s, Color winner) {
     proof_ = &proof;
     walk(s, winner);
@@ -147,11 +163,33 @@ class ProofBuilder {
   }
 
   // A builder remembers the positions it has written: it serves one walk.
+  // A repaired claim (repair below) starts the walk again from nothing: the
+  // entries written since the wrong claim was followed are part of a
+  // strategy that does not win, and a proof in format 2 is read in walk
+  // order, so none can be kept. Repairs are rare (a false hit in a full
+  // table), so forgetting the walk costs less than logging it for an undo.
   void walk(const State& s, Color winner) {
     if (walked_) throw std::logic_error("a proof builder builds one proof");
     walked_ = true;
-    if (Game::board(s).to_move == winner) winner_node(s);
-    else loser_node(s);
+    while (true) {
+      try {
+        if (Game::board(s).to_move == winner) winner_node(s);
+        else loser_node(s);
+        return;
+      } catch (const WalkAgain&) {
+        seen_.clear();
+        count_ = 0;
+        if (proof_) {
+          proof_->entries.clear();
+          proof_->packed.clear();
+          proof_->packed_count = 0;
+        }
+      } catch (const ClaimFailed& f) {
+        throw std::logic_error("proof extraction: the start is not " + std::string(winner == Black ? "black" : "white") +
+                               "'s, as it was proven: " + f.what +
+                               (repair_log_.empty() ? "" : "; first shown by: " + repair_log_.front()));
+      }
+    }
   }
 
   // Konobi positions met again are skipped; Gonnect has none (a tree).
@@ -211,18 +249,21 @@ class ProofBuilder {
   // Descends into the child after move m (the path names it, for Gonnect).
   template <class F>
   void descend(const State& s, Move m, F&& node) {
-    if constexpr (kGonnect)
-      if (proof_) path_.push_back(move_name(Game::board(s).size(), m));
+    const bool named = kGonnect && proof_;
+    if (named) path_.push_back(move_name(Game::board(s).size(), m));
     // Popped on the way out, an exception's too: a message is made where
-    // it is thrown, with the line as it stands there.
+    // it is thrown, with the line as it stands there, and a repaired walk
+    // goes on from where it caught the exception.
     line_.push_back({m, std::exchange(why_, ' ')});
     struct Pop {
-      std::vector<std::pair<Move, char>>& line;
-      ~Pop() { line.pop_back(); }
-    } pop{line_};
+      ProofBuilder& b;
+      bool named;
+      ~Pop() {
+        b.line_.pop_back();
+        if (named) b.path_.pop_back();
+      }
+    } pop{*this, named};
     node(child(s, m));
-    if constexpr (kGonnect)
-      if (proof_) path_.pop_back();
   }
 
   // For a message about s: its position (or game) and the line from the
@@ -255,54 +296,52 @@ class ProofBuilder {
     const Bitboard<W> legal = Rules::placements(s);
     if (Rules::winning(s, legal).any()) return;
     if (!first_visit(s)) return;
+    // A position whose move was found wrong is answered by a search alone:
+    // its piece, zone, hint and store entry are what chose that move.
+    const bool trusted = repaired_.empty() || !repaired_.count(Game::key(s, opt_.symmetry));
     std::string key;  // made once for the pieces and the entry
+    Move m = -1;
     if (pieces_ && proof_) {
       constexpr Move kNone = -2;
-      Move m = kNone;
+      Move p = kNone;
       key = entry_key(s);
-      piece_move(s, key, legal, &m);
-      if (m != kNone && extend_) return;  // its strategy is in the pieces already
-      if (m != kNone) {
-        record(s, m, &key);
-        why_ = 'p';
-        return descend(s, m, [&](const State& q) { loser_node(q); });
-      }
+      if (trusted || extend_) piece_move(s, key, legal, &p);
+      if (p != kNone && extend_) return;  // its strategy is in the pieces already
+      if (p != kNone) m = p, why_ = 'p';
     }
-    std::string* made = key.empty() ? nullptr : &key;
+    if (m == -1) m = choose(s, legal, trusted ? hint : -1, trusted);
+    record(s, m, key.empty() ? nullptr : &key);
+    try {
+      descend(s, m, [&](const State& q) { loser_node(q); });
+    } catch (const ClaimFailed& f) {
+      repair(s, m, f);
+    }
+  }
+
+  // The winner's move at s, which has no immediate win (the move's tag in why_).
+  Move choose(const State& s, const Bitboard<W>& legal, Move hint, bool trusted) {
     // The move the search recorded when it proved s: the winning child that
     // had cost it the least. It is taken only if the table still holds that
     // child as proven (a table too small may have lost it).
     const Move own = own_move(s);
     if (own >= 0 && legal.test(own)) {
       const auto f = tt_.probe(Game::child_key(s, own, opt_.symmetry));
-      if (f.hit && f.dn == 0) {
-        record(s, own, made);
-        why_ = 't';
-        return descend(s, own, [&](const State& q) { loser_node(q); });
-      }
+      if (f.hit && f.dn == 0) return why_ = 't', own;
     }
     // A position proven by a zone match (zones.h) names its move in the
     // zone table; its children are matched there in turn.
     if constexpr (!kGonnect && W == 1)
-      if (opt_.zones)
-        if (const auto h = match_zone(*opt_.zones, s); h && h->mover_wins && legal.test(h->move)) {
-          record(s, h->move, made);
-          why_ = 'z';
-          return descend(s, h->move, [&](const State& q) { loser_node(q); });
-        }
-    if (hint >= 0 && legal.test(hint)) {
-      record(s, hint, made);
-      why_ = 'h';
-      return descend(s, hint, [&](const State& q) { loser_node(q); });
-    }
+      if (opt_.zones && trusted)
+        if (const auto h = match_zone(*opt_.zones, s); h && h->mover_wins && legal.test(h->move))
+          return why_ = 'z', h->move;
+    if (hint >= 0 && legal.test(hint)) return why_ = 'h', hint;
     const NodeMoves<W> nm = Game::moves(s);
-    if (nm.kind == NodeKind::LoseNow)
-      throw std::logic_error("proof extraction: the winner has no move in a position proven won (" +
-                             where(s) + ")");
-    if (nm.kind == NodeKind::PassOnly) {
-      record(s, kPass, made);
-      return descend(s, kPass, [&](const State& q) { loser_node(q); });
+    if (nm.kind == NodeKind::LoseNow) {
+      // Every move loses at once: the rules say what the table should.
+      tt_.store(Game::key(s, opt_.symmetry), kInf, 0, -1, 1);
+      throw ClaimFailed{"the winner has no move in a position proven won (" + where(s) + ")"};
     }
+    if (nm.kind == NodeKind::PassOnly) return why_ = ' ', kPass;
     Move best = -1;
     uint32_t best_work = ~0u;
     // From the table first, keys computed without building the children and
@@ -321,11 +360,32 @@ class ProofBuilder {
       if (f.hit && f.dn == 0 && f.work < best_work) best = moves[i], best_work = f.work;
     }
     why_ = 'c';
-    if (best < 0) best = stored_move(s, legal), why_ = 's';
+    if (best < 0 && trusted) best = stored_move(s, legal), why_ = 's';
     if (best < 0) best = prove_again(s, moves, keys, count), why_ = 'r';
-    if (best < 0) throw std::logic_error("proof extraction found no winning move in a position proven won");
-    record(s, best, made);
-    descend(s, best, [&](const State& q) { loser_node(q); });
+    return best;
+  }
+
+  // The claim that the winner's move m wins s was found wrong below it (f
+  // says where: a position the rules or a search refute, whose entry now
+  // holds its true value). The claims between are forgotten, s's and its
+  // child's, and s is searched again. Won, the walk starts again, and s is
+  // answered by that search; lost, the claim that s wins is wrong too, and
+  // the winner's position above it repairs itself in turn. A claim that
+  // keeps coming back (the same position repaired kMaxRepairs times, as a
+  // store or zone entry that the search reads again could make it) ends
+  // the build with f's message.
+  static constexpr int kMaxRepairs = 3;
+  void repair(const State& s, Move m, const ClaimFailed& f) {
+    int& times = repaired_[Game::key(s, opt_.symmetry)];
+    if (++times > kMaxRepairs)
+      throw std::logic_error("proof extraction: " + f.what + ", again after " + std::to_string(kMaxRepairs) +
+                             " repairs of " + entry_key(s));
+    ++repairs_;
+    if (repair_log_.size() < 16) repair_log_.push_back(f.what);
+    tt_.forget(Game::child_key(s, m, opt_.symmetry));
+    tt_.forget(Game::key(s, opt_.symmetry));
+    if (mover_wins(s, 0)) throw WalkAgain{};
+    throw ClaimFailed{"a position proven won was searched again and lost (" + where(s) + ")"};
   }
 
   // The table lost every winning child of s. The move s's own entry names,
@@ -349,8 +409,7 @@ class ProofBuilder {
       try {
         wins = mover_wins(s, first);
       } catch (const SearchStopped&) { wins = mover_wins(s, 0); }
-      if (!wins)
-        throw std::logic_error("proof extraction: a position proven won was searched again and lost");
+      if (!wins) throw ClaimFailed{"a position proven won was searched again and lost (" + where(s) + ")"};
       own = own_move(s);
     }
     for (int i = 0; i < count; ++i)
@@ -358,7 +417,10 @@ class ProofBuilder {
         const auto f = tt_.probe(keys[i]);
         if ((f.hit && f.dn == 0) || wins_by(s, own, 0)) return own;
       }
-    return each_child_again(s, moves, keys, count);
+    const Move m = each_child_again(s, moves, keys, count);
+    if (m >= 0) return m;
+    tt_.store(Game::key(s, opt_.symmetry), kInf, 0, -1, 1);  // every child was searched and won by the loser
+    throw ClaimFailed{"no move wins a position proven won, each searched again (" + where(s) + ")"};
   }
 
   // The last resort, for an entry proven won that names no move the
@@ -464,8 +526,11 @@ class ProofBuilder {
       if constexpr (!kGonnect) descend(s, kPass, [&](const State& q) { winner_node(q); });
       return;
     }
-    if (Rules::winning(s, legal).any())
-      throw std::logic_error("proof extraction: the loser wins in a position proven lost (" + where(s) + ")");
+    if (const Bitboard<W> wins = Rules::winning(s, legal); wins.any()) {
+      // The rules say what the table should: the mover wins here.
+      tt_.store(Game::key(s, opt_.symmetry), 0, kInf, int8_t(table_move<Game, W>(s, wins.first(), opt_.symmetry)), 1);
+      throw ClaimFailed{"the loser wins in a position proven lost (" + where(s) + ")"};
+    }
     // Each reply's winning move is read from the table: start every
     // reply's cache miss before the first. (The visited set is fetched by
     // winner_node itself, which needs it only for replies without an
@@ -503,6 +568,9 @@ class ProofBuilder {
   int threads_ = 1;
   uint64_t threaded_from_ = kThreadedNodes;
   const std::atomic<bool>* stop_ = nullptr;
+  std::unordered_map<uint64_t, int> repaired_;  // positions whose move was found wrong: times repaired
+  uint64_t repairs_ = 0;
+  std::vector<std::string> repair_log_;  // what the first repairs met (ClaimFailed::what)
   bool walked_ = false;
   bool moves_only_ = false;  // format 2: an entry is the move alone
   const ProofPieces* pieces_ = nullptr;

@@ -90,6 +90,22 @@ class TranspositionTable {
     KONOBI_ASSERT(entries_for(b, key) == 1);
   }
 
+  // Empties key's entry, if the table holds one: the proof builder's
+  // repair of a proven value that a check of the rules showed wrong (a
+  // false hit, or a proof built on one). Forgetting, not storing numbers,
+  // since the entry may be another position's whose check bits match.
+  void forget(uint64_t key) {
+    TTBucket& b = bucket(key);
+    Lock lock(b);
+    for (TTEntry& e : b.e)
+      if (e.check == check(key) && !e.empty()) {
+        // Field by field: a whole-entry copy would overwrite e[0]'s lock.
+        e.check = e.pn = e.dn = 0;
+        e.work = e.busy = 0;
+        e.best = -1;
+      }
+  }
+
   // Marks (delta +1) or unmarks (-1) a position as being searched by a
   // thread; others read it to steer elsewhere.
   void add_busy(uint64_t key, int delta) {
