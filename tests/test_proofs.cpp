@@ -706,7 +706,8 @@ TEST_CASE("a builder whose start was proven won wrongly says so, naming what sho
     FAIL("the builder wrote a proof of a lost position");
   } catch (const std::logic_error& e) {
     CHECK_THAT(e.what(), Contains("the start is not white's, as it was proven: a position proven won was "
-                                  "searched again and lost (" + show(pos) + "; reached by nothing: the start)"));
+                                  "searched again and lost (" +
+                                  show(pos) + "; reached by nothing: the start)"));
     CHECK_THAT(e.what(), Contains("the loser wins in a position proven lost (" + show(after) +
                                   "; reached by " + name + "[t])"));
   }

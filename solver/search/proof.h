@@ -185,7 +185,8 @@ class ProofBuilder {
           proof_->packed_count = 0;
         }
       } catch (const ClaimFailed& f) {
-        throw std::logic_error("proof extraction: the start is not " + std::string(winner == Black ? "black" : "white") +
+        throw std::logic_error("proof extraction: the start is not " +
+                               std::string(winner == Black ? "black" : "white") +
                                "'s, as it was proven: " + f.what +
                                (repair_log_.empty() ? "" : "; first shown by: " + repair_log_.front()));
       }
@@ -313,9 +314,7 @@ class ProofBuilder {
     record(s, m, key.empty() ? nullptr : &key);
     try {
       descend(s, m, [&](const State& q) { loser_node(q); });
-    } catch (const ClaimFailed& f) {
-      repair(s, m, f);
-    }
+    } catch (const ClaimFailed& f) { repair(s, m, f); }
   }
 
   // The winner's move at s, which has no immediate win (the move's tag in why_).
@@ -528,7 +527,8 @@ class ProofBuilder {
     }
     if (const Bitboard<W> wins = Rules::winning(s, legal); wins.any()) {
       // The rules say what the table should: the mover wins here.
-      tt_.store(Game::key(s, opt_.symmetry), 0, kInf, int8_t(table_move<Game, W>(s, wins.first(), opt_.symmetry)), 1);
+      tt_.store(Game::key(s, opt_.symmetry), 0, kInf,
+                int8_t(table_move<Game, W>(s, wins.first(), opt_.symmetry)), 1);
       throw ClaimFailed{"the loser wins in a position proven lost (" + where(s) + ")"};
     }
     // Each reply's winning move is read from the table: start every
