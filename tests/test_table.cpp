@@ -71,6 +71,34 @@ TEST_CASE("a table of any number of buckets uses every one of them", "[solver]")
   CHECK(t.fill() == 1.0);
 }
 
+TEST_CASE("keys that differ in their 4 lowest bits alone are told apart, and forget empties one of them",
+          "[solver]") {
+  // One bucket: every key lands in it, and the high halves are equal, so
+  // only the 4 low bits that pn and dn carry (tt.h) set the keys apart.
+  // With the 32-bit check alone, the second key read the first's proof.
+  konobi::TranspositionTable t(64.0 / (1024 * 1024));
+  REQUIRE(t.buckets() == 1);
+  const uint64_t high = uint64_t(0x9e3779b9) << 32;
+  t.store(high | 0x5, 0, konobi::kInf, 3, 1);  // proven won
+  CHECK_FALSE(t.probe(high | 0x4).hit);
+  CHECK_FALSE(t.probe(high | 0x1).hit);
+  CHECK_FALSE(t.probe(high | 0xd).hit);
+  t.store(high | 0xa, konobi::kInf, 0, -1, 1);  // proven lost
+  t.store(high | 0xf, 12, 34, -1, 1);
+  const auto won = t.probe(high | 0x5), lost = t.probe(high | 0xa), open = t.probe(high | 0xf);
+  REQUIRE((won.hit && lost.hit && open.hit));
+  CHECK((won.pn == 0 && won.dn == konobi::kInf && won.best == 3));
+  CHECK((lost.pn == konobi::kInf && lost.dn == 0));
+  CHECK((open.pn == 12 && open.dn == 34));
+  // Bits 32 and up beyond the check's lowest (which it sets) still count.
+  CHECK_FALSE(t.probe(high ^ (uint64_t(1) << 40) | 0x5).hit);
+  t.forget(high | 0xa);
+  CHECK_FALSE(t.probe(high | 0xa).hit);
+  CHECK(t.probe(high | 0x5).hit);
+  CHECK(t.probe(high | 0xf).hit);
+  CHECK(t.fill() == 0.5);
+}
+
 TEST_CASE(
     "a proof piece's line seeded into the table reads back as a proven win with its move, through every "
     "image",

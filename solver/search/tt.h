@@ -28,15 +28,25 @@ namespace konobi {
 // Proof numbers saturate here: a value this large means "proven impossible".
 constexpr uint32_t kInf = 0x3fffffff;
 
+// The check is 35 bits of the key: the high 31 in `check` and 4 low ones
+// in the two top bits of pn and dn, which proof numbers (at most kInf,
+// 30 bits) leave free. The bucket stands for about 27 more on a 10 GiB
+// table. With 31 bits alone a probe of an absent key matched one of its
+// bucket's four entries once in 5e8, so a 6x6 run of 1e11 probes read
+// about 200 other positions' numbers as its own (a 6x6 b3 proof build
+// met a claim that the rules refute); 4 more bits make that 16 times rarer.
 struct TTEntry {
-  uint32_t check = 0;  // high 32 bits of the key; 0 with pn == dn == 0 means empty
-  uint32_t pn = 0;     // cost to prove that the side to move wins
-  uint32_t dn = 0;     // cost to prove that the side to move loses
+  uint32_t check = 0;  // key bits 32..62 with the lowest bit set; 0 means empty
+  uint32_t pn = 0;     // cost to prove that the side to move wins (low 30 bits), key bits 0..1 (top 2)
+  uint32_t dn = 0;     // cost to prove that the side to move loses (low 30 bits), key bits 2..3 (top 2)
   uint8_t work = 0;    // ~ 2 * log2(nodes spent on this position), at most 128
   int8_t best = -1;    // once proven, a winning move as the keyed image sees it (table_move); else -1
   uint8_t busy = 0;    // threads inside this position now (parallel search)
   uint8_t lock = 0;    // e[0]'s is the bucket's lock; the others are unused
-  bool empty() const { return check == 0 && pn == 0 && dn == 0; }
+  bool empty() const { return check == 0; }
+  static constexpr uint32_t kNumbers = 0x3fffffff;  // the bits of pn and dn that hold numbers
+  uint32_t proof() const { return pn & kNumbers; }
+  uint32_t disproof() const { return dn & kNumbers; }
 };
 static_assert(sizeof(TTEntry) == 16);
 
@@ -63,9 +73,9 @@ class TranspositionTable {
     TTBucket& b = bucket(key);
     Lock lock(b);
     for (const TTEntry& e : b.e)
-      if (e.check == check(key) && !e.empty()) {
-        KONOBI_ASSERT(e.pn <= kInf && e.dn <= kInf);
-        return {true, e.pn, e.dn, e.work, e.best, e.busy};
+      if (holds(e, key)) {
+        KONOBI_ASSERT(e.proof() <= kInf && e.disproof() <= kInf);
+        return {true, e.proof(), e.disproof(), e.work, e.best, e.busy};
       }
     return {};
   }
@@ -80,10 +90,8 @@ class TranspositionTable {
     TTBucket& b = bucket(key);
     Lock lock(b);
     TTEntry* slot = find_or_replace(b, key);
-    if (slot->check != check(key)) slot->work = 0;  // a replaced entry's work is not ours
-    slot->check = check(key);
-    slot->pn = pn;
-    slot->dn = dn;
+    if (!holds(*slot, key)) slot->work = 0;  // a replaced entry's work is not ours
+    set_key(*slot, key, pn, dn);
     slot->best = best;
     slot->work = std::max<uint8_t>(slot->work, work_code(work_nodes));
     if (pn == 0 || dn == 0) slot->busy = 0;
@@ -98,7 +106,7 @@ class TranspositionTable {
     TTBucket& b = bucket(key);
     Lock lock(b);
     for (TTEntry& e : b.e)
-      if (e.check == check(key) && !e.empty()) {
+      if (holds(e, key)) {
         // Field by field: a whole-entry copy would overwrite e[0]'s lock.
         e.check = e.pn = e.dn = 0;
         e.work = e.busy = 0;
@@ -112,15 +120,14 @@ class TranspositionTable {
     TTBucket& b = bucket(key);
     Lock lock(b);
     for (TTEntry& e : b.e)
-      if (e.check == check(key) && !e.empty()) {
+      if (holds(e, key)) {
         e.busy = uint8_t(std::clamp(int(e.busy) + delta, 0, 255));
         return;
       }
     if (delta > 0) {
       TTEntry* slot = find_or_replace(b, key);
       // Field by field: a whole-entry copy would overwrite e[0]'s lock.
-      slot->check = check(key);
-      slot->pn = slot->dn = 1;
+      set_key(*slot, key, 1, 1);
       slot->work = 0;
       slot->best = -1;
       slot->busy = uint8_t(delta);
@@ -147,11 +154,24 @@ class TranspositionTable {
   };
 
   static uint32_t check(uint64_t key) { return uint32_t(key >> 32) | 1; }  // never 0
+  // Key bits 0..3 in the top bits of pn and dn (TTEntry): the bucket is
+  // chosen by the low half's high bits, so these are free of it.
+  static uint32_t pn_tag(uint64_t key) { return uint32_t(key & 3) << 30; }
+  static uint32_t dn_tag(uint64_t key) { return uint32_t(key >> 2 & 3) << 30; }
+  static bool holds(const TTEntry& e, uint64_t key) {
+    return e.check == check(key) && (e.pn & ~TTEntry::kNumbers) == pn_tag(key) &&
+           (e.dn & ~TTEntry::kNumbers) == dn_tag(key);
+  }
+  static void set_key(TTEntry& e, uint64_t key, uint32_t pn, uint32_t dn) {
+    e.check = check(key);
+    e.pn = pn | pn_tag(key);
+    e.dn = dn | dn_tag(key);
+  }
   // The entries of b that carry key's check bits: one at most, or a probe
   // could read a stale one.
   static int entries_for(const TTBucket& b, uint64_t key) {
     int n = 0;
-    for (const TTEntry& e : b.e) n += e.check == check(key) && !e.empty();
+    for (const TTEntry& e : b.e) n += holds(e, key);
     return n;
   }
   __extension__ typedef unsigned __int128 uint128;  // GCC's and Clang's, quiet under -Wpedantic
@@ -168,12 +188,12 @@ class TranspositionTable {
   static TTEntry* find_or_replace(TTBucket& b, uint64_t key) {
     TTEntry* victim = nullptr;
     for (TTEntry& e : b.e) {
-      if (e.check == check(key) && !e.empty()) return &e;
+      if (holds(e, key)) return &e;
       if (e.empty()) return &e;
     }
     // Evict the least work, sparing proven entries and positions in use.
     auto cost = [](const TTEntry& x) {
-      return int(x.work) + ((x.pn == 0 || x.dn == 0) ? 8 : 0) + (x.busy ? 64 : 0);
+      return int(x.work) + ((x.proof() == 0 || x.disproof() == 0) ? 8 : 0) + (x.busy ? 64 : 0);
     };
     for (TTEntry& e : b.e)
       if (!victim || cost(e) < cost(*victim)) victim = &e;
