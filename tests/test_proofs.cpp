@@ -668,8 +668,15 @@ TEST_CASE("a builder that meets a wrong claim repairs it and proves the start by
   REQUIRE(konobi::seed_proven_line(solved.tt, *pos.g, show(pos) + " " + name, solved.opt.symmetry));
   solved.tt.store(konobi::KonobiSearch::key(after, solved.opt.symmetry), konobi::kInf, 0, -1, 1);
   konobi::ProofBuilder<1> builder(solved.tt, solved.opt);
+  konobi::BuildProgress progress;
+  builder.set_progress(&progress);
   const konobi::Proof proof = builder.build(pos, solved.winner);
   CHECK(builder.repairs() >= 1);
+  // What a progress line reads: the last walk's entries, all the searches.
+  CHECK(progress.entries.load() == proof.entries.size());
+  CHECK(progress.repairs.load() == builder.repairs());
+  CHECK(progress.searched.load() == builder.searched());
+  CHECK(builder.searched() > 0);
   REQUIRE(!builder.repair_log().empty());
   CHECK_THAT(builder.repair_log()[0], Contains("reached by " + name + "[t]"));
   const auto c = konobi::check_proof(proof.to_text());

@@ -751,13 +751,14 @@ class SolveSession {
       const State child = Game::child(root, Move(m));
       const std::string path = class_part_path(rep, Move(m));
       if (whole_part(path, child, winner)) return;
+      BuildProgress progress;
       const ProofStatusLine status(*this,
                                    "building the proof of " + point + ": part " + move_name(n_, Move(m)) +
                                        ", which the job manager's tree proved",
-                                   false, true);
+                                   false, true, &progress);
       uint64_t rebuilt = 0;
       try {
-        const size_t count = write_part(child, winner, rep, path, &rebuilt, &stop_at_once());
+        const size_t count = write_part(child, winner, rep, path, &rebuilt, &stop_at_once(), &progress);
         if (!cfg_.quiet)
           std::cerr << "proof of " << point << ": part " << move_name(n_, Move(m))
                     << " written as the job manager's tree proved it (" << count << " entries, " << rebuilt
@@ -905,6 +906,12 @@ class SolveSession {
           s << ", " << human_count(nodes) << " nodes (" << human_count(nodes / std::max(for_secs, 1e-9))
             << "/s)";
         }
+        if (const BuildProgress* b = proof_status_->build) {
+          s << ": " << human_count(double(b->entries.load())) << " entries, "
+            << human_count(double(b->searched.load())) << " nodes proven again";
+          if (const uint64_t r = b->repairs.load())
+            s << ", " << r << (r == 1 ? " claim" : " claims") << " repaired";
+        }
         if (proof_status_->finishes && stop_requested().load() && !stop_at_once().load())
           s << "; stopping once it is written (Ctrl-C again stops now, and the reply is proven again next "
                "run)";
@@ -1046,11 +1053,15 @@ class SolveSession {
     // root proven. The plain search's classes end on its worker threads,
     // which would not catch the cut, so its proofs run to their end.
     if (manager_) builder.set_stop(&stop_requested());
+    BuildProgress progress;
+    builder.set_progress(&progress);
     // The manager's numbers stand still meanwhile: on 6x6 c2 this took 29
     // minutes, with the root's last numbers and "~5 s" on the line.
-    const ProofStatusLine status(*this, std::string(cfg_.proof_dir.empty() ? "measuring" : "building") +
-                                            " the proof of " + point_name(n_, rep) + " (" +
-                                            color_name(winner) + " wins)");
+    const ProofStatusLine status(*this,
+                                 std::string(cfg_.proof_dir.empty() ? "measuring" : "building") +
+                                     " the proof of " + point_name(n_, rep) + " (" + color_name(winner) +
+                                     " wins)",
+                                 false, false, &progress);
     uint64_t size = 0;
     if (cfg_.proof_dir.empty()) {
       try {
@@ -1208,9 +1219,12 @@ class SolveSession {
             continue;
           }
         }
-        const ProofStatusLine status(*this, "building the proof of " + point + ": " + part);
+        BuildProgress progress;
+        const ProofStatusLine status(*this, "building the proof of " + point + ": " + part, false, false,
+                                     &progress);
         uint64_t rebuilt = 0;
-        const size_t count = write_part(child, winner, rep, class_part_path(rep, m), &rebuilt);
+        const size_t count =
+            write_part(child, winner, rep, class_part_path(rep, m), &rebuilt, &stop_requested(), &progress);
         *searched += rebuilt;
         entries += count;
         ++written;
@@ -1246,11 +1260,12 @@ class SolveSession {
   // Builds the format-2 proof that `winner` wins `child` (proven on the
   // table) and writes it to `path`; its entries. *searched gets the nodes
   // proven again where the table had lost them, also when `stop` cuts the
-  // build short (ProofCutShort, nothing written).
+  // build short (ProofCutShort, nothing written); `progress`, if given, follows the build.
   size_t write_part(const State& child, Color winner, int rep, const std::string& path, uint64_t* searched,
-                    const std::atomic<bool>* stop = &stop_requested()) {
+                    const std::atomic<bool>* stop = &stop_requested(), BuildProgress* progress = nullptr) {
     const KeySetPool::Lease visited(key_sets_);
     ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
+    builder.set_progress(progress);
     builder.set_threads(proof_threads());
     builder.use_pieces(&pieces_->pieces(point_name(n_, rep)), false);
     builder.set_stop(stop);
@@ -1437,8 +1452,9 @@ class SolveSession {
   struct ProofStatus {
     std::string what;
     std::chrono::steady_clock::time_point since;
-    bool searching = false;  // proof_nodes_ counts its search's nodes
-    bool finishes = false;   // a first Ctrl-C waits for it (stop_at_once)
+    bool searching = false;                // proof_nodes_ counts its search's nodes
+    bool finishes = false;                 // a first Ctrl-C waits for it (stop_at_once)
+    const BuildProgress* build = nullptr;  // the builder's, when it keeps one
   };
   std::atomic<uint64_t> proof_nodes_{0};
   mutable std::mutex proof_status_mutex_;
@@ -1446,10 +1462,12 @@ class SolveSession {
   // Sets it for a scope.
   class ProofStatusLine {
    public:
-    ProofStatusLine(SolveSession& s, std::string what, bool searching = false, bool finishes = false)
+    ProofStatusLine(SolveSession& s, std::string what, bool searching = false, bool finishes = false,
+                    const BuildProgress* build = nullptr)
         : s_(s) {
       std::lock_guard lock(s_.proof_status_mutex_);
-      s_.proof_status_ = ProofStatus{std::move(what), std::chrono::steady_clock::now(), searching, finishes};
+      s_.proof_status_ =
+          ProofStatus{std::move(what), std::chrono::steady_clock::now(), searching, finishes, build};
     }
     ~ProofStatusLine() {
       std::lock_guard lock(s_.proof_status_mutex_);

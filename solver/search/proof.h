@@ -39,6 +39,16 @@ struct SearchLimitReached {};
 // The stop flag given to set_stop was raised while the builder searched.
 struct BuildStopped {};
 
+// How far a build has come, for a progress line that another thread reads
+// (ProofBuilder::set_progress): a class's proof on 6x6 takes an hour or
+// more, and its time alone does not tell a build that moves from one that
+// is stuck.
+struct BuildProgress {
+  std::atomic<uint64_t> entries{0};   // written by this walk (a walk started again counts from 0)
+  std::atomic<uint64_t> searched{0};  // nodes searched to prove again what the table lost
+  std::atomic<uint64_t> repairs{0};   // wrong claims repaired (ProofBuilder::repairs)
+};
+
 // Konobi's proof formats (docs/PROOFS.md). Format 1 names each entry's
 // position; format 2 is the winner's moves alone, in the order in which the
 // checker's walk needs them, which is this builder's walk order (replies in
@@ -140,6 +150,9 @@ class ProofBuilder {
     return run(proof, s, winner);
   }
 
+  // Where the builder keeps `progress` up to date as it goes.
+  void set_progress(BuildProgress* progress) { progress_ = progress; }
+
   // Claims found wrong and repaired (repair below): each a winner's
   // position whose move did not win, searched again. The first few say
   // what was met, as an error would have.
@@ -179,6 +192,7 @@ class ProofBuilder {
       } catch (const WalkAgain&) {
         seen_.clear();
         count_ = 0;
+        publish();
         if (proof_) {
           proof_->entries.clear();
           proof_->packed.clear();
@@ -202,6 +216,7 @@ class ProofBuilder {
   // `key`, when given, is entry_key(s) already made (for the pieces).
   void record(const State& s, Move m, std::string* key = nullptr) {
     ++count_;
+    if (progress_) progress_->entries.store(count_, std::memory_order_relaxed);
     if (!proof_) return;
     if (moves_only_) {
       (proof_->packed += move_name(Game::board(s).size(), m)) += '\n';
@@ -380,6 +395,7 @@ class ProofBuilder {
       throw std::logic_error("proof extraction: " + f.what + ", again after " + std::to_string(kMaxRepairs) +
                              " repairs of " + entry_key(s));
     ++repairs_;
+    publish();
     if (repair_log_.size() < 16) repair_log_.push_back(f.what);
     tt_.forget(Game::child_key(s, m, opt_.symmetry));
     tt_.forget(Game::key(s, opt_.symmetry));
@@ -476,6 +492,10 @@ class ProofBuilder {
     DfpnOptions o = opt_;
     uint64_t cap = budget;
     bool at_limit = false;
+    struct Publish {  // after the search's count, declared below, has been added
+      ProofBuilder& b;
+      ~Publish() { b.publish(); }
+    } publish_after{*this};
     if (limit_) {
       if (searched_ >= limit_) throw SearchLimitReached{};
       const uint64_t left = limit_ - searched_;
@@ -492,6 +512,13 @@ class ProofBuilder {
     try {
       return search.solve(pos);
     } catch (const SearchStopped&) { rethrow_stopped(at_limit); }
+  }
+
+  void publish() {
+    if (!progress_) return;
+    progress_->entries.store(count_, std::memory_order_relaxed);
+    progress_->searched.store(searched_, std::memory_order_relaxed);
+    progress_->repairs.store(repairs_, std::memory_order_relaxed);
   }
 
   // In a handler of a re-proof's SearchStopped: the stop flag or the
@@ -564,6 +591,7 @@ class ProofBuilder {
   char why_ = ' ';                           // what chose the winner's next move (where)
   Proof* proof_ = nullptr;  // null: count only; format 2 packs its entries (ProofFile::packed)
   size_t count_ = 0;
+  BuildProgress* progress_ = nullptr;
   uint64_t searched_ = 0, limit_ = 0;
   int threads_ = 1;
   uint64_t threaded_from_ = kThreadedNodes;
