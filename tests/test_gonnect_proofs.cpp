@@ -336,3 +336,47 @@ TEST_CASE("gonnect proofs: solve --proof writes them and verify-proof checks the
   CHECK(bad.out.find("reached by the game: b2 ") != std::string::npos);
   CHECK(bad.out.find("    a b c") != std::string::npos);
 }
+
+TEST_CASE("gonnect proofs: a wrong claim in the table is repaired and the proof still passes",
+          "[gonnect][proof]") {
+  // As for Konobi (test_proofs.cpp): a winner's position is given as its
+  // own move one that loses, its child proven lost for its mover. The
+  // builder follows it, meets the refutation, repairs the claim and walks
+  // again, and the game each entry names (kept while walking, popped on
+  // the exception's way out too) must still be right for the checker. The
+  // winner's position is the start when its mover wins, else the start
+  // after the loser's first reply.
+  int planted = 0;
+  for (int p = 0; p < 9; ++p) {
+    const GonnectVariant v;
+    const State s = start_state(3, {p}, v);
+    TranspositionTable tt(16);
+    DfpnOptions opt;
+    opt.max_nodes = 5'000'000;
+    const bool mover_wins = solve_game_position<GonnectSearch, 1>(s, tt, opt, 1, nullptr).mover_wins;
+    const Color winner = mover_wins ? s.pos.to_move : other(s.pos.to_move);
+    State at = s;
+    if (!mover_wins) at = GonnectSearch::child(s, GonnectRules::placements(s).first());
+    int wrong = -1;
+    GonnectRules::placements(at).for_each([&](int m) {
+      if (wrong >= 0 || GonnectRules::winning(at, GonnectRules::placements(at)).any()) return;
+      TranspositionTable fresh(4);
+      if (solve_game_position<GonnectSearch, 1>(GonnectSearch::child(at, m), fresh, opt, 1, nullptr)
+              .mover_wins)
+        wrong = m;
+    });
+    if (wrong < 0) continue;
+    tt.store(GonnectSearch::key(GonnectSearch::child(at, wrong), opt.symmetry), kInf, 0, -1, 1);
+    tt.store(GonnectSearch::key(at, opt.symmetry), 0, kInf,
+             int8_t(table_move<GonnectSearch, 1>(at, wrong, opt.symmetry)), 1);
+    ProofBuilder<1, GonnectSearch> builder(tt, opt);
+    const Proof proof = builder.build(s, winner, {p});
+    INFO(point_name(3, p) << ", planted " << point_name(3, wrong) << "\n" << proof.to_text());
+    CHECK(builder.repairs() >= 1);
+    const ProofCheck c = check_gonnect_proof(proof.to_text());
+    CHECK(c.ok);
+    CHECK(c.start == point_name(3, p));
+    ++planted;
+  }
+  CHECK(planted == 9);  // every opening has a winner's position with a losing move
+}
