@@ -351,8 +351,7 @@ class ProofBuilder {
     if (hint >= 0 && legal.test(hint)) return why_ = 'h', hint;
     const NodeMoves<W> nm = Game::moves(s);
     if (nm.kind == NodeKind::LoseNow) {
-      // Every move loses at once: the rules say what the table should.
-      tt_.store(Game::key(s, opt_.symmetry), kInf, 0, -1, 1);
+      set_value(s, false);  // every move loses at once
       throw ClaimFailed{"the winner has no move in a position proven won (" + where(s) + ")"};
     }
     if (nm.kind == NodeKind::PassOnly) return why_ = ' ', kPass;
@@ -403,6 +402,13 @@ class ProofBuilder {
     throw ClaimFailed{"a position proven won was searched again and lost (" + where(s) + ")"};
   }
 
+  // Writes s's value, as the rules or a search have just shown it, over
+  // the claim found wrong there (repair): `win` is the winning move.
+  void set_value(const State& s, bool mover_wins, Move win = -1) {
+    const int8_t best = mover_wins ? int8_t(table_move<Game, W>(s, win, opt_.symmetry)) : -1;
+    tt_.store(Game::key(s, opt_.symmetry), mover_wins ? 0 : kInf, mover_wins ? kInf : 0, best, 1);
+  }
+
   // The table lost every winning child of s. The move s's own entry names,
   // if it is still there, is the one the search proved. Otherwise s itself
   // is searched again: df-pn's own order and proof numbers find a cheap
@@ -434,7 +440,7 @@ class ProofBuilder {
       }
     const Move m = each_child_again(s, moves, keys, count);
     if (m >= 0) return m;
-    tt_.store(Game::key(s, opt_.symmetry), kInf, 0, -1, 1);  // every child was searched and won by the loser
+    set_value(s, false);  // every child was searched and won by the loser
     throw ClaimFailed{"no move wins a position proven won, each searched again (" + where(s) + ")"};
   }
 
@@ -553,9 +559,7 @@ class ProofBuilder {
       return;
     }
     if (const Bitboard<W> wins = Rules::winning(s, legal); wins.any()) {
-      // The rules say what the table should: the mover wins here.
-      tt_.store(Game::key(s, opt_.symmetry), 0, kInf,
-                int8_t(table_move<Game, W>(s, wins.first(), opt_.symmetry)), 1);
+      set_value(s, true, wins.first());
       throw ClaimFailed{"the loser wins in a position proven lost (" + where(s) + ")"};
     }
     // Each reply's winning move is read from the table: start every
