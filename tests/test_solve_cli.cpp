@@ -643,6 +643,80 @@ TEST_CASE("a class carried over and lost by its mover is proven in parts, one a 
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Contains("--part-budget-max must be"));
 }
+
+TEST_CASE("a class carried over and won by its mover is proven in parts below its winning move", "[cli]") {
+  // 5x5 a1, which White wins: the class file names White's move alone, and
+  // the file it names is a proof in parts over Black's replies to it.
+  const CarriedClass c("a1");
+  const TempDir& dir = c.dir;
+  const std::string& out = c.out;
+  const fs::path proofs = c.proofs, file = proofs / "konobi-5x5-a1.proof.xz",
+                 folder = proofs / "konobi-5x5-a1.parts";
+  c.first_run();
+  c.second_run();
+  const konobi::Results r = load(out);
+  REQUIRE(r.openings[0].solved);
+  CHECK(r.openings[0].winner == "white");
+  REQUIRE(fs::exists(file));
+  const std::string head =
+      "konobi-proof 3\nsize 5\nstart ...../...../...../...../B.... w\nwinner white\nentries 1\n";
+  const std::string index = konobi_test::decompress(file);
+  REQUIRE(index.rfind(head, 0) == 0);
+  // "c5 konobi-5x5-a1.parts/c5.proof.xz": the move the run proved.
+  const std::string move = index.substr(head.size(), index.find(' ', head.size()) - head.size());
+  INFO("the winning move: " << move);
+  CHECK(index == head + move + " konobi-5x5-a1.parts/" + move + ".proof.xz\nend\n");
+  const fs::path below = folder / (move + ".proof.xz"), parts = folder / (move + ".parts");
+  REQUIRE(files_in(folder) == std::vector<std::string>{parts.string(), below.string()});
+  const std::string inner = konobi_test::decompress(below);
+  REQUIRE(inner.rfind("konobi-proof 3\n", 0) == 0);
+  // One entry, and one part, for each of Black's replies.
+  const size_t replies = files_in(parts).size();
+  CHECK(replies >= 20);
+  CHECK_THAT(inner, Contains("\nentries " + std::to_string(replies) + "\n"));
+  const Run ok = run_konobi({"verify-proof", file});
+  INFO(ok.out << ok.err);
+  require_status(ok, 0);
+  CHECK_THAT(ok.out,
+             Contains("format 3, 1 part, " + std::to_string(r.openings[0].proof_size) + " strategy entries"));
+  CHECK_THAT(ok.err, Contains("  part " + std::to_string(replies) + " of " + std::to_string(replies) +
+                              " holds: " + (parts / "").string()));
+
+  // Stopped in the middle of that proof: the checkpoint keeps the class as
+  // its root proven with its winning move, and the folder the parts
+  // written so far. The next run takes the move from the checkpoint and
+  // builds the parts missing or cut short, keeping the others; what an
+  // earlier run began below another move goes.
+  konobi::Checkpoint cut = konobi::read_checkpoint(dir / "saved.checkpoint.xz");
+  REQUIRE(cut.classes.size() == 1);
+  cut.classes[0].nodes_list.assign(1, konobi::CheckpointNode{});
+  cut.classes[0].nodes_list[0].value = konobi::CheckpointNode::Value::MoverWins;
+  cut.classes[0].nodes_list[0].best = konobi::parse_point(5, move);
+  konobi::write_checkpoint(dir / "r5.checkpoint.xz", cut);
+  fs::copy_file(dir / "saved.json", out, fs::copy_options::overwrite_existing);
+  fs::remove(file);
+  fs::remove(below);
+  const std::vector<std::string> before = files_in(parts);
+  fs::remove(before[0]);
+  const std::string second = slurp(before[1]);
+  spit(before[1], second.substr(0, second.size() / 2));
+  const std::string kept = slurp(before[2]);
+  fs::create_directories(folder / "b2.parts");
+  spit(folder / "b2.parts" / "a1.proof.xz", "an earlier run's part below another move");
+  const Run third = c.resumed("third");
+  CHECK_THAT(third.err, Contains("proof of a1: White wins by " + move + "; its proof is written in parts"));
+  // Two parts built again, the others kept as they were.
+  CHECK_THAT(third.err,
+             Contains("written (" + std::to_string(replies - 1) + " of " + std::to_string(replies)));
+  CHECK_THAT(third.err, !Contains("written (" + std::to_string(replies - 2) + " of "));
+  CHECK(slurp(before[2]) == kept);
+  CHECK(files_in(parts) == before);
+  CHECK_FALSE(fs::exists(folder / "b2.parts"));
+  const Run again = run_konobi({"verify-proof", file});
+  INFO(again.out);
+  require_status(again, 0);
+  CHECK(load(out).openings[0].solved);
+}
 #endif
 
 TEST_CASE("a reply the manager's tree proves in a class in parts is written at once, with its mirror image",

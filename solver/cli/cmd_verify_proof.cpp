@@ -75,7 +75,7 @@ int cmd_verify_proof(const Args& args) {
       std::cout << "OK    " << f << ": " << c.winner << " wins from " << c.start;
       if (c.game == "gonnect") std::cout << " (gonnect, ko " << c.ko << ", edges " << c.edges << ")";
       std::cout << " (format " << c.version;
-      if (c.parts) std::cout << ", " << c.parts << " parts";
+      if (c.parts) std::cout << ", " << c.parts << (c.parts == 1 ? " part" : " parts");
       std::cout << ", " << c.entries << " strategy entries, " << c.positions << " positions checked)\n";
     } else {
       ++failures;

@@ -1039,10 +1039,14 @@ class SolveSession {
     // the table holds most of what the proof needs, and the walk of the
     // replies' pieces would only double the proof's walk (9% of a 5x5
     // manager solve with proofs).
-    if (pieces_ && resumed_.count(rep) && Game::board(pos).to_move != winner) {
+    if (pieces_ && resumed_.count(rep)) {
       if constexpr (!kGonnect)
-        if (!cfg_.proof_dir.empty()) return proof_in_parts(pos, winner, rep, searched);
-      searched_for_pieces = build_reply_pieces(pos, winner, rep);
+        if (!cfg_.proof_dir.empty()) {
+          if (Game::board(pos).to_move != winner) return proof_in_parts(pos, winner, rep, searched);
+          if (const std::optional<Move> m = winning_move_at(rep, pos))
+            return proof_below_move(pos, winner, rep, *m, searched);
+        }
+      if (Game::board(pos).to_move != winner) searched_for_pieces = build_reply_pieces(pos, winner, rep);
     }
     const KeySetPool::Lease visited(key_sets_);
     ProofBuilder<W, Game> builder(*tt_, store_options(), visited.get());
@@ -1164,8 +1168,79 @@ class SolveSession {
   static constexpr uint64_t kFirstPartBudget = uint64_t(16) << 20;
   static constexpr uint64_t kMaxPartBudget = uint64_t(1) << 50;
   uint64_t proof_in_parts(const State& root, Color winner, int rep, uint64_t* searched) {
-    const std::string point = point_name(n_, rep), file = class_proof_path(rep);
-    const std::filesystem::path folder = class_parts_folder(rep);
+    const uint64_t entries = replies_in_parts(
+        root, winner, rep, {class_proof_path(rep), class_parts_folder(rep), "", true}, searched);
+    drop_pieces(rep);
+    return entries;
+  }
+
+  // The proof of a class carried over from earlier runs whose root its
+  // mover wins by m, in parts below that move (format 3 nested, docs/PROOFS.md):
+  // the class file's one entry is m, naming `<class>.parts/<m>.proof.xz`,
+  // itself a proof in parts over the loser's replies to m, one format-2
+  // part each in `<class>.parts/<m>.parts/`. So, as for a root the mover
+  // loses, a stop keeps every part written: on 6x6 b3 (White wins by c6)
+  // a proof in one file built for two hours without finishing and kept
+  // nothing. The rounds are proof_in_parts', without the hand-over to the
+  // job manager, whose tree is the class root's and no longer searches.
+  uint64_t proof_below_move(const State& root, Color winner, int rep, Move m, uint64_t* searched) {
+    namespace fs = std::filesystem;
+    const fs::path folder = class_parts_folder(rep);
+    const std::string move = move_name(n_, m);
+    const PartsPlace below{(folder / part_file(m)).string(), folder / (move + ".parts"), move + " ", false};
+    if (!cfg_.quiet)
+      std::cerr << "proof of " << point_name(n_, rep) << ": " << color_name(winner) << " wins by " << move
+                << "; its proof is written in parts, one for each reply to " << move << " ("
+                << below.folder.string() << ")\n";
+    const uint64_t entries = replies_in_parts(Game::child(root, m), winner, rep, below, searched);
+    Proof index;
+    index.format = "konobi-proof 3";
+    index.fields = {{"size", std::to_string(n_)},
+                    {"start", format_position(to_text(root))},
+                    {"winner", winner == Black ? "black" : "white"}};
+    index.entries = {move + " " + folder.filename().string() + "/" + part_file(m)};
+    // What an earlier run began below another move is not part of it.
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(folder, ec))
+      if (e.path() != below.folder && e.path() != fs::path(below.file)) fs::remove_all(e.path(), ec);
+    write_file_atomically(class_proof_path(rep), compress_xz(index.to_text()));
+    drop_pieces(rep);
+    return entries;
+  }
+
+  // The move by which class rep's mover wins its root, as the run knows it:
+  // the checkpoint's root (a class proven by an earlier run keeps only
+  // that), else the table's principal variation. None when neither names
+  // one, or the move wins at once (its proof is the one file's, empty).
+  std::optional<Move> winning_move_at(int rep, const State& root) const {
+    const Bitboard<W> legal = Rules::placements(root);
+    if (Rules::winning(root, legal).any()) return std::nullopt;
+    auto fits = [&](Move m) { return m >= 0 && legal.test(m); };
+    if (saved_)
+      for (const CheckpointClass& c : saved_->classes)
+        if (c.opening == rep && !c.nodes_list.empty() &&
+            c.nodes_list[0].value == CheckpointNode::Value::MoverWins && fits(c.nodes_list[0].best))
+          return c.nodes_list[0].best;
+    const std::vector<Move> pv = game_principal_variation<Game, W>(root, *tt_, cfg_.dfpn.symmetry, 1);
+    if (!pv.empty() && fits(pv[0])) return pv[0];
+    return std::nullopt;
+  }
+
+  // Where replies_in_parts writes: its index (format 3), the folder of its
+  // parts beside it, the move that led there (for the messages: "c6 "),
+  // and whether the parts the rounds leave go back to the job manager,
+  // whose tree is the class's (so only for the class's own root).
+  struct PartsPlace {
+    std::string file;
+    std::filesystem::path folder;
+    std::string through;
+    bool hand_over;
+  };
+
+  uint64_t replies_in_parts(const State& root, Color winner, int rep, const PartsPlace& at,
+                            uint64_t* searched) {
+    const std::string point = point_name(n_, rep), &file = at.file;
+    const std::filesystem::path& folder = at.folder;
     const std::string folder_name = folder.filename().string();
     std::filesystem::create_directories(folder);
     std::vector<Move> replies;
@@ -1181,7 +1256,7 @@ class SolveSession {
     std::vector<Move> missing;
     for (Move m : replies) {
       index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + part_file(m));
-      if (const auto whole = whole_part(class_part_path(rep, m), Game::child(root, m), winner)) {
+      if (const auto whole = whole_part((folder / part_file(m)).string(), Game::child(root, m), winner)) {
         entries += *whole;
         ++written;
       } else {
@@ -1197,13 +1272,13 @@ class SolveSession {
       // (the job manager's, after a hand-over) are written here; the rest
       // go to the manager, once a run (a part that its tree proved and the
       // table then lost goes on in rounds).
-      const bool table_only = budget > cfg_.part_budget_max && !handed_over_.count(rep);
+      const bool table_only = at.hand_over && budget > cfg_.part_budget_max && !handed_over_.count(rep);
       std::vector<Move> open;
       for (Move m : missing) {
         if (stop_requested().load()) throw ProofCutShort{rep};
         const State child = Game::child(root, m);
-        const std::string part = "part " + move_name(n_, m) + " (" + std::to_string(written + 1) + " of " +
-                                 std::to_string(replies.size()) + ")";
+        const std::string part = "part " + at.through + move_name(n_, m) + " (" +
+                                 std::to_string(written + 1) + " of " + std::to_string(replies.size()) + ")";
         {
           const ProofStatusLine status(*this,
                                        table_only ? "looking up " + point + "'s " + part + " in the table"
@@ -1223,14 +1298,14 @@ class SolveSession {
         const ProofStatusLine status(*this, "building the proof of " + point + ": " + part, false, false,
                                      &progress);
         uint64_t rebuilt = 0;
-        const size_t count =
-            write_part(child, winner, rep, class_part_path(rep, m), &rebuilt, &stop_requested(), &progress);
+        const size_t count = write_part(child, winner, rep, (folder / part_file(m)).string(), &rebuilt,
+                                        &stop_requested(), &progress);
         *searched += rebuilt;
         entries += count;
         ++written;
         if (!cfg_.quiet)
-          std::cerr << "proof of " << point << ": part " << move_name(n_, m) << " written (" << written
-                    << " of " << replies.size() << ", " << count << " entries; " << std::fixed
+          std::cerr << "proof of " << point << ": part " << at.through << move_name(n_, m) << " written ("
+                    << written << " of " << replies.size() << ", " << count << " entries; " << std::fixed
                     << std::setprecision(0)
                     << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
                     << " s in all; " << proving[m] << " nodes to prove it, " << rebuilt
@@ -1253,7 +1328,6 @@ class SolveSession {
     write_file_atomically(file, compress_xz(index.to_text()));
     std::error_code ec;
     std::filesystem::remove(rounds, ec);
-    drop_pieces(rep);
     return entries;
   }
 

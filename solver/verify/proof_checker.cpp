@@ -265,7 +265,7 @@ ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const 
       check_parts(*in, start, winner, parts, folder, depth, out);
       out.ok = true;
       out.message = "the proof holds: " + out.winner + " wins from " + out.start + " (in " +
-                    std::to_string(out.parts) + " parts)";
+                    std::to_string(out.parts) + (out.parts == 1 ? " part)" : " parts)");
       return out;
     }
     std::unordered_map<std::string, std::string> moves;
