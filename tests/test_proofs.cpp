@@ -929,3 +929,52 @@ TEST_CASE("a proof in parts (format 3) holds when every reply's part holds, and 
     CHECK_THAT(c.message, Contains("nested more than 4 deep"));
   }
 }
+
+TEST_CASE("a proof in parts checked on several threads gives one thread's check, its parts told in order",
+          "[solver][proof]") {
+  PartsOnDisk p;
+  const size_t first = kHeaderLines, count = p.index.size() - kHeaderLines - 1;
+  // What a check hears and says: the paths told, in order, and its verdict.
+  auto check = [&](int threads) {
+    konobi::ProofParts heard = p.parts;
+    heard.threads = threads;
+    std::vector<std::string> told;
+    heard.checked = [&](const std::string& path, size_t index, size_t of, const konobi::ProofCheck& part) {
+      CHECK(index == told.size() + 1);
+      CHECK(of == count);
+      CHECK(part.ok);
+      told.push_back(path);
+    };
+    const konobi::ProofCheck c = konobi::check_proof(text_of(p.index), &heard);
+    return std::pair{c, told};
+  };
+  const auto [one, one_told] = check(1);
+  REQUIRE(one.ok);
+  REQUIRE(one_told.size() == count);
+  for (int threads : {2, 3, 64}) {
+    INFO(threads << " threads");
+    const auto [c, told] = check(threads);
+    CHECK(c.ok);
+    CHECK(c.message == one.message);
+    CHECK(c.parts == one.parts);
+    CHECK(c.entries == one.entries);
+    CHECK(c.positions == one.positions);
+    CHECK(told == one_told);
+  }
+  // Two parts spoilt, the second and the last: the failure reported is the
+  // second's, as on one thread, and only the first part is told.
+  auto path_of = [&](size_t i) { return p.index[first + i].substr(p.index[first + i].find(' ') + 1); };
+  p.write(path_of(1), "konobi-proof 2\nsize 4\n");
+  p.write(path_of(count - 1), "not a proof\n");
+  const auto [bad_one, bad_one_told] = check(1);
+  CHECK_FALSE(bad_one.ok);
+  CHECK_THAT(bad_one.message, Contains("part " + path_of(1) + " fails"));
+  for (int threads : {2, 3, 64}) {
+    INFO(threads << " threads");
+    const auto [bad, told] = check(threads);
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.message == bad_one.message);
+    CHECK(told == bad_one_told);
+    CHECK(told.size() == 1);
+  }
+}

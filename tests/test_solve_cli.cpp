@@ -712,10 +712,17 @@ TEST_CASE("a class carried over and won by its mover is proven in parts below it
   CHECK(slurp(before[2]) == kept);
   CHECK(files_in(parts) == before);
   CHECK_FALSE(fs::exists(folder / "b2.parts"));
-  const Run again = run_konobi({"verify-proof", file});
+  // Checked two parts at a time: the same verdict, the parts told in order.
+  const Run again = run_konobi({"verify-proof", "--threads", "2", file});
   INFO(again.out);
   require_status(again, 0);
+  CHECK_THAT(again.out, Contains("format 3, 1 part, "));
+  CHECK(again.err.find("  part 1 of " + std::to_string(replies)) <
+        again.err.find("  part " + std::to_string(replies) + " of " + std::to_string(replies)));
   CHECK(load(out).openings[0].solved);
+  const Run none = run_konobi({"verify-proof", "--threads", "0", file});
+  CHECK(none.status == 2);
+  CHECK_THAT(none.err, Contains("--threads must be from 1 to 1024"));
 }
 #endif
 

@@ -15,6 +15,7 @@ int cmd_verify_proof(const Args& args) {
   std::vector<std::string> files;
   std::string game, ko, edges;
   size_t max_mb = kMaxDecompressedBytes >> 20;
+  int threads = 1;
   // clang-format off
   opts.add_options()("files", po::value<std::vector<std::string>>(&files)->multitoken(), "proof files to check")
     ("game", po::value<std::string>(&game),
@@ -22,12 +23,14 @@ int cmd_verify_proof(const Args& args) {
     ("ko", po::value<std::string>(&ko), "gonnect: require proofs under this ko rule, simple or superko")
     ("edges", po::value<std::string>(&edges), "gonnect: require proofs under this edge rule, either or own")
     ("max-mb", po::value<size_t>(&max_mb)->default_value(max_mb),
-     "refuse a proof larger than this many MiB (after decompression)");
+     "refuse a proof larger than this many MiB (after decompression)")
+    ("threads", po::value<int>(&threads)->default_value(threads),
+     "check this many parts of a proof in parts at once (each holds its own positions: memory adds up)");
   // clang-format on
   positional.add("files", -1);
   po::variables_map vm;
-  if (parse_command_line("verify-proof", "[--game G] [--ko K] [--edges E] FILE...", args, opts, vm,
-                         &positional))
+  if (parse_command_line("verify-proof", "[--game G] [--ko K] [--edges E] [--threads N] FILE...", args, opts,
+                         vm, &positional))
     return 0;
   if (!game.empty() && game != "konobi" && game != "gonnect")
     throw UsageError("--game must be 'konobi' or 'gonnect', not '" + game + "'");
@@ -39,6 +42,7 @@ int cmd_verify_proof(const Args& args) {
     throw UsageError("--ko and --edges are Gonnect options");
   if (files.empty()) throw UsageError("name at least one proof file");
   if (max_mb < 1 || max_mb > (size_t(1) << 20)) throw UsageError("--max-mb must be from 1 to 1048576");
+  if (threads < 1 || threads > 1024) throw UsageError("--threads must be from 1 to 1024");
   int failures = 0;
   for (const std::string& f : files) {
     ProofCheck c;
@@ -57,7 +61,8 @@ int cmd_verify_proof(const Args& args) {
             std::cerr << "  part " << index << " of " << count << " holds: " << (folder / path).string()
                       << " (" << part.entries << " strategy entries, " << part.positions
                       << " positions checked)" << std::endl;
-          }};
+          },
+          threads};
       c = game == "gonnect"  ? check_gonnect_proof(text)
           : game == "konobi" ? check_proof(text, &parts)
                              : check_any_proof(text, &parts);

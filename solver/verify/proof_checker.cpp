@@ -1,7 +1,10 @@
 #include "proof_checker.h"
 
+#include <atomic>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -143,7 +146,7 @@ class Checker {
 constexpr int kMaxPartDepth = 4;
 
 ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const std::string& folder,
-                        int depth);
+                        int depth, int threads);
 
 // A part's name: a path relative to the file naming it, inside its folder.
 bool plain_relative_path(const std::string& path) {
@@ -159,11 +162,97 @@ bool plain_relative_path(const std::string& path) {
   return true;
 }
 
+// One part named by a format-3 file: its line (for messages), the move and
+// path the line gives, and the position after the move.
+struct PartEntry {
+  std::string where, move, path;
+  RefBoard next;
+};
+
+// Checks one part: its own check, or what failed (the file unreadable, its
+// check failing, another position or winner than the entry's).
+ProofCheck check_part(const PartEntry& e, const ProofParts* parts, const std::string& folder, int depth,
+                      int threads, const std::string& winner) {
+  std::string part_text;
+  try {
+    part_text = parts->read(folder + e.path);
+  } catch (const std::exception& x) { throw Failure{e.where + "part " + e.path + ": " + x.what()}; }
+  const size_t slash = e.path.rfind('/');
+  const ProofCheck c =
+      check_konobi(part_text, parts, folder + (slash == std::string::npos ? "" : e.path.substr(0, slash + 1)),
+                   depth + 1, threads);
+  if (!c.ok) throw Failure{e.where + "part " + e.path + " fails: " + c.message};
+  if (ref_to_string(ref_from_string(c.start)) != ref_to_string(e.next))  // c.start parsed in its check
+    throw Failure{e.where + "part " + e.path + " proves " + c.start + ", not the position after " + e.move +
+                  ", " + ref_to_string(e.next)};
+  if (c.winner != winner) throw Failure{e.where + "part " + e.path + " proves a win for " + c.winner};
+  return c;
+}
+
+// The parts' checks, `threads` at a time: each thread takes the next part
+// not yet begun, and `checked` hears of the parts in the entries' order as
+// they hold. After a failure no part is begun, and the one reported is the
+// first in that order, as one thread would have found it: every part
+// before it had been begun, so its check ended too.
+void check_part_list(const std::vector<PartEntry>& entries, const ProofParts* parts,
+                     const std::string& folder, int depth, int threads, ProofCheck& out) {
+  const size_t n = entries.size();
+  std::vector<std::optional<ProofCheck>> done(n);
+  std::vector<std::string> failed(n);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex told_mutex;
+  size_t told = 0;  // parts told to `checked`, in order
+  auto tell = [&] {
+    for (; told < n && (done[told] || !failed[told].empty()); ++told) {
+      if (!failed[told].empty()) {
+        stop = true;
+        return;
+      }
+      ++out.parts;
+      out.entries += done[told]->entries;
+      out.positions += done[told]->positions;
+      if (parts->checked) parts->checked(folder + entries[told].path, told + 1, n, *done[told]);
+    }
+  };
+  auto work = [&](int inner_threads) {
+    for (size_t i; !stop && (i = next++) < n;) {
+      std::optional<ProofCheck> c;
+      std::string why;
+      try {
+        c = check_part(entries[i], parts, folder, depth, inner_threads, out.winner);
+      } catch (const Failure& f) {
+        why = f.what;
+      } catch (const std::exception& x) {  // memory, or a thread that would not start
+        why = entries[i].where + "part " + entries[i].path + ": " + x.what();
+      }
+      const std::lock_guard lock(told_mutex);
+      if (c) done[i] = std::move(c);
+      else failed[i] = why.empty() ? "part " + entries[i].path + " failed" : why;
+      tell();
+    }
+  };
+  const int spawned = int(std::min<size_t>(size_t(std::max(threads, 1)), n)) - 1;
+  if (spawned <= 0) {
+    // One at a time: the parts below may use the threads in turn (6x6 b3's
+    // one part below its winning move names the 30 replies).
+    work(threads);
+  } else {
+    std::vector<std::jthread> pool;
+    try {
+      for (int t = 0; t < spawned; ++t) pool.emplace_back([&] { work(1); });
+    } catch (const std::system_error&) {}  // fewer threads then: the calling one works too
+    work(1);
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!failed[i].empty()) throw Failure{failed[i]};
+}
+
 // Format 3: at `start`, each entry a move and the file proving the position
 // after it. The winner to move names one move; the loser to move, every
 // legal reply once (or `pass` when it has none), none of them winning.
 void check_parts(ProofReader& in, const RefBoard& start, char winner, const ProofParts* parts,
-                 const std::string& folder, int depth, ProofCheck& out) {
+                 const std::string& folder, int depth, int threads, ProofCheck& out) {
   if (!parts)
     throw Failure{
         "a proof in parts (format 3) is checked from its file, beside the parts it names "
@@ -175,6 +264,7 @@ void check_parts(ProofReader& in, const RefBoard& start, char winner, const Proo
   if (start.to_move != winner && !legal.empty())
     for (int p : legal) wanted.push_back(ref_point_name(start.n, p));
   std::set<std::string> named;
+  std::vector<PartEntry> entries;
   try {
     while (const auto e = in.next()) {
       const std::string line(*e);
@@ -200,26 +290,13 @@ void check_parts(ProofReader& in, const RefBoard& start, char winner, const Proo
           throw Failure{where + "the loser wins at once by " + move};
       }
       next.to_move = ref_other(start.to_move);
-      std::string part_text;
-      try {
-        part_text = parts->read(folder + path);
-      } catch (const std::exception& e) { throw Failure{where + "part " + path + ": " + e.what()}; }
-      const size_t slash = path.rfind('/');
-      const ProofCheck c =
-          check_konobi(part_text, parts,
-                       folder + (slash == std::string::npos ? "" : path.substr(0, slash + 1)), depth + 1);
-      if (!c.ok) throw Failure{where + "part " + path + " fails: " + c.message};
-      if (ref_to_string(ref_from_string(c.start)) != ref_to_string(next))  // c.start parsed in its check
-        throw Failure{where + "part " + path + " proves " + c.start + ", not the position after " + move +
-                      ", " + ref_to_string(next)};
-      if (c.winner != out.winner) throw Failure{where + "part " + path + " proves a win for " + c.winner};
-      out.entries += c.entries;
-      out.positions += c.positions;
-      ++out.parts;
-      if (parts->checked) parts->checked(folder + path, in.read(), in.count(), c);
+      entries.push_back({where, move, path, next});
     }
     in.finish();
   } catch (const ProofFormatError& e) { throw Failure{e.what()}; }
+  // The file's own lines are read and checked before any part: a file
+  // that is cut short or names a move twice fails at once, not after hours.
+  check_part_list(entries, parts, folder, depth, threads, out);
   if (start.to_move == winner) {
     if (named.size() != 1) throw Failure{"the winner moves at the start: a proof in parts names one move"};
   } else if (legal.empty()) {
@@ -233,7 +310,7 @@ void check_parts(ProofReader& in, const RefBoard& start, char winner, const Proo
 }
 
 ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const std::string& folder,
-                        int depth) {
+                        int depth, int threads) {
   ProofCheck out;
   out.game = "konobi";
   try {
@@ -262,7 +339,7 @@ ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const 
                       ": a proof starts from a game still in play"};
     const char winner = out.winner == "black" ? 'B' : 'W';
     if (in_parts) {
-      check_parts(*in, start, winner, parts, folder, depth, out);
+      check_parts(*in, start, winner, parts, folder, depth, threads, out);
       out.ok = true;
       out.message = "the proof holds: " + out.winner + " wins from " + out.start + " (in " +
                     std::to_string(out.parts) + (out.parts == 1 ? " part)" : " parts)");
@@ -311,7 +388,7 @@ ProofCheck check_konobi(const std::string& text, const ProofParts* parts, const 
 }  // namespace
 
 ProofCheck check_proof(const std::string& text, const ProofParts* parts) {
-  return check_konobi(text, parts, "", 0);
+  return check_konobi(text, parts, "", 0, parts ? parts->threads : 1);
 }
 
 }  // namespace konobi
