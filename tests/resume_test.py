@@ -102,9 +102,16 @@ def check_finished(d, out, proof, ref, what):
     check(v["empty_board"] == ref["empty_board"], f"{what}: the empty board's winner differs")
     # A kill -9 in the middle of an atomic write leaves its temporary file
     # (NAME.tmp-XXXXXX) beside the target, never a half file under the name.
-    files = sorted(f for f in os.listdir(proof) if ".tmp-" not in f)
+    entries = sorted(f for f in os.listdir(proof) if ".tmp-" not in f)
+    files = [f for f in entries if f.endswith(".proof.xz")]
     want = sorted(f"{NAME}-{c}.proof.xz" for c in ref["classes"])
     check(files == want, f"{what}: proof files {files}, want {want}")
+    # Beside them only the folders of proofs in parts (a class carried over
+    # from an earlier run), each named after its class's file.
+    for f in entries:
+        if f not in files:
+            check(f.endswith(".parts") and f[:-len(".parts")] + ".proof.xz" in want and
+                  os.path.isdir(os.path.join(proof, f)), f"{what}: {f} beside the proofs")
     rc, so, se = run([KONOBI, "verify-proof", *[os.path.join(proof, f) for f in files]], d, timeout=300)
     check(rc == 0, f"{what}: verify-proof exited {rc}:\n{so}{se}")
     # Each class's proof pieces go once its proof is written, and the

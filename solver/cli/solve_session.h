@@ -1210,20 +1210,27 @@ class SolveSession {
 
   // The move by which class rep's mover wins its root, as the run knows it:
   // the checkpoint's root (a class proven by an earlier run keeps only
-  // that), else the table's principal variation. None when neither names
-  // one, or the move wins at once (its proof is the one file's, empty).
+  // that), else a move whose position the table holds lost for its mover
+  // (not the principal variation's first move, which without such a child
+  // is the reply that cost the most). None when neither names one, or the
+  // mover wins at once (its proof is the one file's, empty): the proof is
+  // then one file.
   std::optional<Move> winning_move_at(int rep, const State& root) const {
     const Bitboard<W> legal = Rules::placements(root);
     if (Rules::winning(root, legal).any()) return std::nullopt;
-    auto fits = [&](Move m) { return m >= 0 && legal.test(m); };
     if (saved_)
       for (const CheckpointClass& c : saved_->classes)
         if (c.opening == rep && !c.nodes_list.empty() &&
-            c.nodes_list[0].value == CheckpointNode::Value::MoverWins && fits(c.nodes_list[0].best))
+            c.nodes_list[0].value == CheckpointNode::Value::MoverWins && c.nodes_list[0].best >= 0 &&
+            legal.test(c.nodes_list[0].best))
           return c.nodes_list[0].best;
-    const std::vector<Move> pv = game_principal_variation<Game, W>(root, *tt_, cfg_.dfpn.symmetry, 1);
-    if (!pv.empty() && fits(pv[0])) return pv[0];
-    return std::nullopt;
+    std::optional<Move> won;
+    legal.for_each([&](int m) {
+      if (won) return;
+      const auto f = tt_->probe(Game::child_key(root, m, cfg_.dfpn.symmetry));
+      if (f.hit && f.dn == 0) won = Move(m);
+    });
+    return won;
   }
 
   // Where replies_in_parts writes: its index (format 3), the folder of its
