@@ -1193,11 +1193,7 @@ class SolveSession {
                 << "; its proof is written in parts, one for each reply to " << move << " ("
                 << below.folder.string() << ")\n";
     const uint64_t entries = replies_in_parts(Game::child(root, m), winner, rep, below, searched);
-    Proof index;
-    index.format = "konobi-proof 3";
-    index.fields = {{"size", std::to_string(n_)},
-                    {"start", format_position(to_text(root))},
-                    {"winner", winner == Black ? "black" : "white"}};
+    Proof index = parts_index(root, winner);
     index.entries = {move + " " + folder.filename().string() + "/" + part_file(m)};
     // What an earlier run began below another move is not part of it.
     std::error_code ec;
@@ -1233,6 +1229,16 @@ class SolveSession {
     return won;
   }
 
+  // A format-3 index proving that `winner` wins `root`, without its entries.
+  Proof parts_index(const State& root, Color winner) const {
+    Proof index;
+    index.format = "konobi-proof 3";
+    index.fields = {{"size", std::to_string(n_)},
+                    {"start", format_position(to_text(root))},
+                    {"winner", winner == Black ? "black" : "white"}};
+    return index;
+  }
+
   // Where replies_in_parts writes: its index (format 3), the folder of its
   // parts beside it, the move that led there (for the messages: "c6 "),
   // and whether the parts the rounds leave go back to the job manager,
@@ -1253,17 +1259,14 @@ class SolveSession {
     std::vector<Move> replies;
     Rules::placements(root).for_each([&](int m) { replies.push_back(Move(m)); });
     if (replies.empty()) replies.push_back(kPass);
-    Proof index;
-    index.format = "konobi-proof 3";
-    index.fields = {{"size", std::to_string(n_)},
-                    {"start", format_position(to_text(root))},
-                    {"winner", winner == Black ? "black" : "white"}};
+    Proof index = parts_index(root, winner);
     uint64_t entries = 0;
     int written = 0;
     std::vector<Move> missing;
+    auto part_path = [&](Move m) { return (folder / part_file(m)).string(); };
     for (Move m : replies) {
       index.entries.push_back(move_name(n_, m) + " " + folder_name + "/" + part_file(m));
-      if (const auto whole = whole_part((folder / part_file(m)).string(), Game::child(root, m), winner)) {
+      if (const auto whole = whole_part(part_path(m), Game::child(root, m), winner)) {
         entries += *whole;
         ++written;
       } else {
@@ -1305,8 +1308,8 @@ class SolveSession {
         const ProofStatusLine status(*this, "building the proof of " + point + ": " + part, false, false,
                                      &progress);
         uint64_t rebuilt = 0;
-        const size_t count = write_part(child, winner, rep, (folder / part_file(m)).string(), &rebuilt,
-                                        &stop_requested(), &progress);
+        const size_t count =
+            write_part(child, winner, rep, part_path(m), &rebuilt, &stop_requested(), &progress);
         *searched += rebuilt;
         entries += count;
         ++written;
