@@ -631,3 +631,77 @@ TEST_CASE("a resume passes over the 1/1 that stopped jobs left on searched leave
   CHECK(resumed(with_leaf(1, 1, 0)) == std::make_pair(1u, 1u));
   CHECK(resumed(with_leaf(7, 9, 1)) == std::make_pair(7u, 9u));
 }
+
+namespace {
+// The in-process pool, looking at the manager's view each time the manager
+// waits for a report: the slots are full then, and the view should say so.
+class ViewCheckingPool final : public konobi::WorkerPool {
+ public:
+  ViewCheckingPool(konobi::WorkerPool& inner, std::atomic<bool>& stop, int stop_after)
+      : inner_(inner), stop_(stop), stop_after_(stop_after) {}
+  int slots() const override { return inner_.slots(); }
+  int idle_slots() const override { return inner_.idle_slots(); }
+  void submit(const konobi::Job& job) override {
+    ++in_flight;
+    inner_.submit(job);
+  }
+  std::optional<konobi::JobReport> next(std::chrono::milliseconds timeout) override {
+    if (manager && !stop_.load()) {  // (the stop's drain takes the last reports without a refill)
+      ++looks;
+      if (manager->view().in_flight != in_flight) ++wrong;
+    }
+    auto r = inner_.next(timeout);
+    if (r) {
+      --in_flight;
+      if (++reports == stop_after_) stop_.store(true);
+    }
+    return r;
+  }
+  void stop_all() override { inner_.stop_all(); }
+  uint64_t nodes() const override { return inner_.nodes(); }
+  const Manager* manager = nullptr;
+  int in_flight = 0, reports = 0, looks = 0, wrong = 0;
+
+ private:
+  konobi::WorkerPool& inner_;
+  std::atomic<bool>& stop_;
+  int stop_after_;
+};
+}  // namespace
+
+TEST_CASE("the manager's view counts the jobs of the refilled slots, and ends with the checkpoint's figures",
+          "[jobs]") {
+  // 5x5 c3 with jobs of 100 nodes: open long after 40 jobs.
+  Roots roots{{opening(5, 12)}};
+  konobi::TranspositionTable tt(16);
+  Pool inner(tt, konobi::DfpnOptions{}, 2, [&](int id) -> const Pos& { return roots(id); });
+  std::atomic<bool> stop{false};
+  ViewCheckingPool pool(inner, stop, 40);
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  mo.checkpoint_every = 1e9;
+  Manager manager(
+      pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+  pool.manager = &manager;
+  manager.add_class(0);
+  konobi::Checkpoint last;
+  bool proven = false;
+  manager.run(
+      &stop, [&](int, bool, const konobi::ClassTotals&) { proven = true; },
+      [&](const konobi::Checkpoint& c) { last = c; });
+  REQUIRE_FALSE(proven);
+  CHECK(pool.reports >= 40);
+  CHECK(pool.looks >= 40);
+  // Each wait for a report found the view taken after the slots' refill:
+  // both jobs in flight, never a slot shown idle between two jobs.
+  CHECK(pool.wrong == 0);
+  // The run's last view has the reports of the jobs drained at the stop,
+  // as the checkpoint has: the caller records the open class's figures from it.
+  const auto view = manager.view();
+  REQUIRE(view.classes.size() == 1);
+  REQUIRE(last.classes.size() == 1);
+  CHECK(view.in_flight == 0);
+  CHECK(view.classes[0].totals.jobs == last.classes[0].jobs);
+  CHECK(view.classes[0].totals.nodes == last.classes[0].nodes);
+  CHECK(view.classes[0].totals.jobs == uint64_t(pool.reports));
+}
