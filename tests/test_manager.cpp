@@ -340,25 +340,33 @@ TEST_CASE("with few replies open, the manager's view names each with its share o
 }
 
 namespace {
-// The in-process pool, recording the jobs it is given.
-class RecordingPool final : public konobi::WorkerPool {
+// A pool that passes everything to another; the test pools below watch
+// what goes through it.
+class ForwardingPool : public konobi::WorkerPool {
  public:
-  explicit RecordingPool(konobi::WorkerPool& inner) : inner_(inner) {}
+  explicit ForwardingPool(konobi::WorkerPool& inner) : inner_(inner) {}
   int slots() const override { return inner_.slots(); }
   int idle_slots() const override { return inner_.idle_slots(); }
-  void submit(const konobi::Job& job) override {
-    jobs.push_back(job);
-    inner_.submit(job);
-  }
+  void submit(const konobi::Job& job) override { inner_.submit(job); }
   std::optional<konobi::JobReport> next(std::chrono::milliseconds timeout) override {
     return inner_.next(timeout);
   }
   void stop_all() override { inner_.stop_all(); }
   uint64_t nodes() const override { return inner_.nodes(); }
-  std::vector<konobi::Job> jobs;
 
  private:
   konobi::WorkerPool& inner_;
+};
+
+// The in-process pool, recording the jobs it is given.
+class RecordingPool final : public ForwardingPool {
+ public:
+  using ForwardingPool::ForwardingPool;
+  void submit(const konobi::Job& job) override {
+    jobs.push_back(job);
+    ForwardingPool::submit(job);
+  }
+  std::vector<konobi::Job> jobs;
 };
 }  // namespace
 
@@ -635,35 +643,30 @@ TEST_CASE("a resume passes over the 1/1 that stopped jobs left on searched leave
 namespace {
 // The in-process pool, looking at the manager's view each time the manager
 // waits for a report: the slots are full then, and the view should say so.
-class ViewCheckingPool final : public konobi::WorkerPool {
+class ViewCheckingPool final : public ForwardingPool {
  public:
   ViewCheckingPool(konobi::WorkerPool& inner, std::atomic<bool>& stop, int stop_after)
-      : inner_(inner), stop_(stop), stop_after_(stop_after) {}
-  int slots() const override { return inner_.slots(); }
-  int idle_slots() const override { return inner_.idle_slots(); }
+      : ForwardingPool(inner), stop_(stop), stop_after_(stop_after) {}
   void submit(const konobi::Job& job) override {
     ++in_flight;
-    inner_.submit(job);
+    ForwardingPool::submit(job);
   }
   std::optional<konobi::JobReport> next(std::chrono::milliseconds timeout) override {
     if (manager && !stop_.load()) {  // (the stop's drain takes the last reports without a refill)
       ++looks;
       if (manager->view().in_flight != in_flight) ++wrong;
     }
-    auto r = inner_.next(timeout);
+    auto r = ForwardingPool::next(timeout);
     if (r) {
       --in_flight;
       if (++reports == stop_after_) stop_.store(true);
     }
     return r;
   }
-  void stop_all() override { inner_.stop_all(); }
-  uint64_t nodes() const override { return inner_.nodes(); }
   const Manager* manager = nullptr;
   int in_flight = 0, reports = 0, looks = 0, wrong = 0;
 
  private:
-  konobi::WorkerPool& inner_;
   std::atomic<bool>& stop_;
   int stop_after_;
 };

@@ -225,10 +225,9 @@ class JobManager {
     auto last = Clock::now();
     while (!halted(stop) && open_classes() > 0) {
       fill_slots();
-      // Taken with the slots full again. Taken between a job's report and
-      // its slot's next job, it showed a slot idle for the next report's
-      // wait: a fifth of 6x6 a2's progress lines said 1 of 2 jobs running
-      // while both threads searched all the time.
+      // Taken after the refill: taken between a job's report and its
+      // slot's next job, the view showed that slot idle until the next
+      // report, though its thread never was.
       refresh_view();
       if (in_flight_ == 0 && !any_selectable()) break;  // cannot happen with open classes; kept as a guard
       if (auto r = pool_.next(std::chrono::milliseconds(50))) apply(*r);
