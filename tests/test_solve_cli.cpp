@@ -901,6 +901,53 @@ TEST_CASE("solve --hint orders the manager's jobs, gives the same values, and re
   }
 }
 
+TEST_CASE("solve --easiest-first orders a class's replies, gives the same values, and refuses bad classes",
+          "[cli]") {
+  TempDir dir;
+  const std::vector<std::string> base{"solve",   "--size", "4",         "--manager", "--no-store",
+                                      "--tt-mb", "16",     "--threads", "1"};
+  auto with = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.push_back("--out");
+    args.push_back(dir / out);
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_konobi(args, kGuard);
+  };
+  const auto values = [&](const std::string& file) {
+    const konobi::Results r = load(dir / file);
+    std::vector<std::string> v;
+    for (const auto& o : r.openings) v.push_back(o.point + " " + o.winner + (o.solved ? "" : "?"));
+    return v;
+  };
+  // 4x4's classes are all won by White, the mover at their roots: taking
+  // White's replies nearest to refutation first is the worst order there,
+  // and the values are still the same.
+  const Run plain = with("plain.json", {});
+  require_status(plain, 0);
+  const Run easiest = with("easiest.json", {"--easiest-first", "b2,a1"});
+  require_status(easiest, 0);
+  CHECK_THAT(easiest.err,
+             Contains("easiest first: b2's jobs take its open replies nearest to refutation first") &&
+                 Contains("easiest first: a1's jobs take its open replies nearest to refutation first"));
+  CHECK(values("easiest.json") == values("plain.json"));
+  // With a hint at the same root (the hint goes first) the values hold too.
+  const Run both = with("both.json", {"--easiest-first", "b2", "--hint", "b2:c3"});
+  require_status(both, 0);
+  CHECK(values("both.json") == values("plain.json"));
+
+  SECTION("bad classes") {
+    require_usage_error(with("x.json", {"--easiest-first", "z9"}), "--easiest-first: ");
+    require_usage_error(with("x.json", {"--easiest-first", ""}), "--easiest-first needs at least one point");
+    require_usage_error(with("x.json", {"--easiest-first", "c2"}), "c2 is in the class of b2");
+    require_usage_error(with("x.json", {"--openings", "a1", "--easiest-first", "b2"}),
+                        "the class b2 is not searched in this run");
+    const Run plain_search = run_konobi(
+        {"solve", "--size", "4", "--no-manager", "--easiest-first", "b2", "--out", dir / "x.json"});
+    require_usage_error(plain_search, "--easiest-first is an option of the job manager");
+    CHECK_FALSE(fs::exists(dir / "x.json"));
+  }
+}
+
 // The proof pieces beside a checkpoint are also written into the table as
 // proven when a manager solve starts (table_seed.h), so that a class
 // carried over runs does not search again on its empty table what the

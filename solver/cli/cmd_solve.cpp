@@ -24,15 +24,15 @@ namespace {
 
 // The points of --openings' comma-separated list, checked before any
 // memory is taken.
-std::vector<int> parse_openings(int n, const std::string& list) {
+std::vector<int> parse_openings(int n, const std::string& list, const std::string& option = "--openings") {
   std::vector<int> points;
   std::stringstream in(list);
   for (std::string name; std::getline(in, name, ',');) {
     try {
       points.push_back(parse_point(n, name));
-    } catch (const ParseError& e) { throw UsageError("--openings: " + std::string(e.what())); }
+    } catch (const ParseError& e) { throw UsageError(option + ": " + std::string(e.what())); }
   }
-  if (points.empty()) throw UsageError("--openings needs at least one point, such as c3 or a1,b2");
+  if (points.empty()) throw UsageError(option + " needs at least one point, such as c3 or a1,b2");
   return points;
 }
 
@@ -71,7 +71,7 @@ int cmd_solve(const Args& args) {
        no_store = false, no_pieces = false, cold_table = false, zones_on = false;
   double zone_mb = -1, memory_floor_mb = 0;
   double job_nodes = double(cfg.job_nodes), part_budget_max = double(cfg.part_budget_max);
-  std::string ghi = "strict", openings;
+  std::string ghi = "strict", openings, easiest_first;
   std::vector<std::string> hints;
   cfg.game.add_options(opts, "superko");
   // clang-format off
@@ -132,6 +132,10 @@ int cmd_solve(const Args& args) {
      "manager: CLASS:MOVES, such as c3:c6,f4: in that class's tree, at the position after the moves but "
      "the last, search the last first while it is open (a winning move an earlier search found); kept in "
      "the checkpoint; changes no value (docs/JOBS.md); may be given more than once")
+    ("easiest-first", po::value<std::string>(&easiest_first),
+     "manager: CLASSES, such as a2 or a2,a3: in each class's tree the jobs take the open replies to its "
+     "first move easiest first, the one nearest to being refuted, instead of df-pn's best hope for the "
+     "mover; for a class that looks lost for its mover (docs/JOBS.md); changes no value; for this run only")
     ("store-mb", po::value<double>(&cfg.store_mb)->default_value(cfg.store_mb),
      "manager: the most the store may hold on disk, in MiB; past it, the positions cheapest to prove again go")
     ("memory-floor-mb", po::value<double>(&memory_floor_mb),
@@ -166,6 +170,8 @@ int cmd_solve(const Args& args) {
         "--resume carries on from the results file and --overwrite replaces it: give one of them");
   if (vm.count("openings")) cfg.openings = parse_openings(cfg.size, openings);
   for (const std::string& h : hints) cfg.hints.push_back(parse_hint(cfg.size, h));
+  if (vm.count("easiest-first"))
+    cfg.easiest_first = parse_openings(cfg.size, easiest_first, "--easiest-first");
   if (manager && no_manager) throw UsageError("--manager and --no-manager: give one of them");
   cfg.manager = manager || (cfg.size >= 6 && !no_manager);
   if (!cfg.manager) {
@@ -177,6 +183,8 @@ int cmd_solve(const Args& args) {
     if (no_pieces) throw UsageError("--no-pieces is an option of the job manager; add --manager");
     if (cold_table) throw UsageError("--cold-table is an option of the job manager; add --manager");
     if (!hints.empty()) throw UsageError("--hint is an option of the job manager; add --manager");
+    if (vm.count("easiest-first"))
+      throw UsageError("--easiest-first is an option of the job manager; add --manager");
   } else {
     // A limit per class has no meaning when classes share the slots job by
     // job; a run ends with Ctrl-C (or `timeout -s INT`) and --resume goes on.

@@ -81,6 +81,9 @@ struct SolveConfig {
   uint64_t part_budget_max = uint64_t(1) << 28;
   double store_mb = 4096;
   std::vector<SolveHint> hints;
+  // --easiest-first: classes whose roots' replies the jobs take easiest
+  // first (JobManager::easiest_replies_first), for roots that look lost.
+  std::vector<int> easiest_first;
   MpiRuntime* mpi = nullptr;  // under mpirun with more than one rank: rank 0 manages, the others search
 };
 
@@ -499,6 +502,7 @@ class SolveSession {
       if (handed_over_.count(rep)) manager_->easiest_replies_first(rep);
     }
     add_hints();
+    add_easiest_first();
     ProgressReporter reporter([this] { return manager_progress_line(); }, !cfg_.quiet);
     try {
       for (bool again = true; again;) {
@@ -612,6 +616,28 @@ class SolveSession {
       if (!cfg_.quiet) std::cerr << "hint: " << name << " is searched first while it is open\n";
     }
   }
+  // --easiest-first: checked like a hint's class, then set on its tree.
+  void add_easiest_first() {
+    for (const int p : cfg_.easiest_first) {
+      const std::string name = point_name(n_, p);
+      if (opening_representative(g_, p) != p)
+        throw UsageError("--easiest-first " + name + ": " + name + " is in the class of " +
+                         point_name(n_, opening_representative(g_, p)) + "; name the class by that point");
+      if (results_.openings[p].solved) {
+        if (!cfg_.quiet)
+          std::cerr << "note: --easiest-first " << name << " is passed over: its class is proven\n";
+        continue;
+      }
+      if (std::find(todo_.begin(), todo_.end(), p) == todo_.end())
+        throw UsageError("--easiest-first " + name + ": the class " + name +
+                         " is not searched in this run (see --openings)");
+      manager_->easiest_replies_first(p);
+      if (!cfg_.quiet)
+        std::cerr << "easiest first: " << name
+                  << "'s jobs take its open replies nearest to refutation first\n";
+    }
+  }
+
   // "c6 f4, d6 e5": the replies that have a move (the move that won them).
   std::string replies_and_moves(const std::vector<std::pair<Move, Move>>& list) const {
     std::string s;

@@ -102,7 +102,9 @@ class JobManager {
   // winner's proof), rather than df-pn's child of least dn, which chases
   // the mover's best hope of a win that is known not to exist. Each reply
   // it proves is then a part written and kept (6x6 c3: the tree had spent
-  // its jobs on c1, the hardest of the three replies left).
+  // its jobs on c1, the hardest of the three replies left). The caller may
+  // also ask for it on a root still open that looks lost (--easiest-first):
+  // the order of the jobs changes, never a value.
   void easiest_replies_first(int opening) {
     for (Tree& t : trees_)
       if (t.opening == opening) t.easiest_first = true;
@@ -533,13 +535,15 @@ class JobManager {
     const Node& n = t.nodes[i];
     if (n.value != Value::Open) return {};
     if (!n.expanded) return n.in_flight ? Pick{} : Pick{i, th_pn, th_dn};
-    if (i == 0 && t.easiest_first) return select_easiest(t);
-    // A hint: its move while it is open, with no runner-up to turn to.
+    // A hint: its move while it is open, with no runner-up to turn to. (At
+    // a root whose replies go easiest first too, the hint comes first: it
+    // is the caller's own choice.)
     if (const int h = hinted_child(t, i); h >= 0) {
       const Node& c = t.nodes[h];
       const uint32_t child_th_pn = th_dn > n.dn ? sat(uint64_t(th_dn) - n.dn + c.pn) : c.pn + 1;
       return select(t, h, std::max(child_th_pn, c.pn + 1), std::max(th_pn, c.dn + 1));
     }
+    if (i == 0 && t.easiest_first) return select_easiest(t);
     const auto [best, second_dn] = least_child(t, i, &Node::dn);
     if (best < 0) return {};
     const Node& c = t.nodes[best];
