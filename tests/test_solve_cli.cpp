@@ -852,18 +852,29 @@ TEST_CASE("a proof that the mover wins, over parts that say it loses, sets the p
   CHECK_FALSE(fs::exists(proofs / "disputed-3"));
 }
 
+// The options that order the manager's jobs (--hint, --easiest-first):
+// a 4x4 solve by the manager into the folder, with more options, and the
+// values a results file there holds.
+struct Manager4x4 {
+  const TempDir& dir;
+  Run operator()(const std::string& out, const std::vector<std::string>& extra) const {
+    std::vector<std::string> args{"solve", "--size",    "4", "--manager", "--no-store", "--tt-mb",
+                                  "16",    "--threads", "1", "--out",     dir / out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_konobi(args, kGuard);
+  }
+  std::vector<std::string> values(const std::string& file) const {
+    const konobi::Results r = load(dir / file);
+    std::vector<std::string> v;
+    for (const auto& o : r.openings) v.push_back(o.point + " " + o.winner + (o.solved ? "" : "?"));
+    return v;
+  }
+};
+
 TEST_CASE("solve --hint orders the manager's jobs, gives the same values, and refuses what is not a move",
           "[cli]") {
   TempDir dir;
-  const std::vector<std::string> base{"solve",   "--size", "4",         "--manager", "--no-store",
-                                      "--tt-mb", "16",     "--threads", "1"};
-  auto with = [&](const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> args = base;
-    args.push_back("--out");
-    args.push_back(dir / out);
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_konobi(args, kGuard);
-  };
+  const Manager4x4 with{dir};
   // The hinted move of b2's root and a move two deep in a1's tree: the
   // same values as a solve without hints, and a line for each.
   const Run plain = with("plain.json", {});
@@ -872,13 +883,7 @@ TEST_CASE("solve --hint orders the manager's jobs, gives the same values, and re
   require_status(hinted, 0);
   CHECK_THAT(hinted.err, Contains("hint: b2:c3 is searched first while it is open") &&
                              Contains("hint: a1:b2,c3 is searched first while it is open"));
-  const auto values = [&](const std::string& file) {
-    const konobi::Results r = load(dir / file);
-    std::vector<std::string> v;
-    for (const auto& o : r.openings) v.push_back(o.point + " " + o.winner + (o.solved ? "" : "?"));
-    return v;
-  };
-  CHECK(values("hinted.json") == values("plain.json"));
+  CHECK(with.values("hinted.json") == with.values("plain.json"));
 
   SECTION("bad hints") {
     require_usage_error(with("x.json", {"--hint", "b2"}), "no ':' between the class and the moves");
@@ -904,21 +909,7 @@ TEST_CASE("solve --hint orders the manager's jobs, gives the same values, and re
 TEST_CASE("solve --easiest-first orders a class's replies, gives the same values, and refuses bad classes",
           "[cli]") {
   TempDir dir;
-  const std::vector<std::string> base{"solve",   "--size", "4",         "--manager", "--no-store",
-                                      "--tt-mb", "16",     "--threads", "1"};
-  auto with = [&](const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> args = base;
-    args.push_back("--out");
-    args.push_back(dir / out);
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_konobi(args, kGuard);
-  };
-  const auto values = [&](const std::string& file) {
-    const konobi::Results r = load(dir / file);
-    std::vector<std::string> v;
-    for (const auto& o : r.openings) v.push_back(o.point + " " + o.winner + (o.solved ? "" : "?"));
-    return v;
-  };
+  const Manager4x4 with{dir};
   // 4x4's classes are all won by White, the mover at their roots: taking
   // White's replies nearest to refutation first is the worst order there,
   // and the values are still the same.
@@ -929,11 +920,11 @@ TEST_CASE("solve --easiest-first orders a class's replies, gives the same values
   CHECK_THAT(easiest.err,
              Contains("easiest first: b2's jobs take its open replies nearest to refutation first") &&
                  Contains("easiest first: a1's jobs take its open replies nearest to refutation first"));
-  CHECK(values("easiest.json") == values("plain.json"));
+  CHECK(with.values("easiest.json") == with.values("plain.json"));
   // With a hint at the same root (the hint goes first) the values hold too.
   const Run both = with("both.json", {"--easiest-first", "b2", "--hint", "b2:c3"});
   require_status(both, 0);
-  CHECK(values("both.json") == values("plain.json"));
+  CHECK(with.values("both.json") == with.values("plain.json"));
 
   SECTION("bad classes") {
     require_usage_error(with("x.json", {"--easiest-first", "z9"}), "--easiest-first: ");
