@@ -586,17 +586,7 @@ class SolveSession {
     for (const SolveHint& h : cfg_.hints) {
       if (only >= 0 && h.opening != only) continue;
       const std::string name = point_name(n_, h.opening) + ":" + format_path(h.path);
-      if (opening_representative(g_, h.opening) != h.opening)
-        throw UsageError("--hint " + name + ": " + point_name(n_, h.opening) + " is in the class of " +
-                         point_name(n_, opening_representative(g_, h.opening)) +
-                         "; name the class by that point and give the moves from its position");
-      if (results_.openings[h.opening].solved) {
-        if (!cfg_.quiet) std::cerr << "note: --hint " << name << " is passed over: its class is proven\n";
-        continue;
-      }
-      if (std::find(todo_.begin(), todo_.end(), h.opening) == todo_.end())
-        throw UsageError("--hint " + name + ": the class " + point_name(n_, h.opening) +
-                         " is not searched in this run (see --openings)");
+      if (!open_class_of_run("--hint " + name, h.opening, " and give the moves from its position")) continue;
       const auto r = manager_->add_hint(h.opening, h.path);
       const std::vector<Move> to(h.path.begin(), h.path.begin() + std::ptrdiff_t(r.depth));
       const std::string at = to.empty() ? "the class's root" : "the position after " + format_path(to);
@@ -616,21 +606,29 @@ class SolveSession {
       if (!cfg_.quiet) std::cerr << "hint: " << name << " is searched first while it is open\n";
     }
   }
-  // --easiest-first: checked like a hint's class, then set on its tree.
+  // A class that an option ordering the jobs names (`what`, such as
+  // "--hint b2:c3"): it must be named by its own point and be searched in
+  // this run; false, with a note, when it is proven already.
+  bool open_class_of_run(const std::string& what, int p, const std::string& rename_more = "") const {
+    if (opening_representative(g_, p) != p)
+      throw UsageError(what + ": " + point_name(n_, p) + " is in the class of " +
+                       point_name(n_, opening_representative(g_, p)) + "; name the class by that point" +
+                       rename_more);
+    if (results_.openings[p].solved) {
+      if (!cfg_.quiet) std::cerr << "note: " << what << " is passed over: its class is proven\n";
+      return false;
+    }
+    if (std::find(todo_.begin(), todo_.end(), p) == todo_.end())
+      throw UsageError(what + ": the class " + point_name(n_, p) +
+                       " is not searched in this run (see --openings)");
+    return true;
+  }
+
+  // --easiest-first: each class checked as above, then set on its tree.
   void add_easiest_first() {
     for (const int p : cfg_.easiest_first) {
       const std::string name = point_name(n_, p);
-      if (opening_representative(g_, p) != p)
-        throw UsageError("--easiest-first " + name + ": " + name + " is in the class of " +
-                         point_name(n_, opening_representative(g_, p)) + "; name the class by that point");
-      if (results_.openings[p].solved) {
-        if (!cfg_.quiet)
-          std::cerr << "note: --easiest-first " << name << " is passed over: its class is proven\n";
-        continue;
-      }
-      if (std::find(todo_.begin(), todo_.end(), p) == todo_.end())
-        throw UsageError("--easiest-first " + name + ": the class " + name +
-                         " is not searched in this run (see --openings)");
+      if (!open_class_of_run("--easiest-first " + name, p)) continue;
       manager_->easiest_replies_first(p);
       if (!cfg_.quiet)
         std::cerr << "easiest first: " << name
