@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -368,6 +369,31 @@ class RecordingPool final : public ForwardingPool {
   }
   std::vector<konobi::Job> jobs;
 };
+
+// The in-process pool with one slot, calling `before` with each job before
+// it passes it on, and showing its slot idle only once the manager has
+// taken the last job's report: the in-process pool frees a slot as its job
+// ends, and a job the manager sends before it takes that report may find
+// the last job's leaf still marked in flight.
+class WatchingPool final : public ForwardingPool {
+ public:
+  using ForwardingPool::ForwardingPool;
+  int idle_slots() const override { return busy_ ? 0 : ForwardingPool::idle_slots(); }
+  void submit(const konobi::Job& job) override {
+    before(job);
+    busy_ = true;
+    ForwardingPool::submit(job);
+  }
+  std::optional<konobi::JobReport> next(std::chrono::milliseconds timeout) override {
+    auto r = ForwardingPool::next(timeout);
+    if (r) busy_ = false;
+    return r;
+  }
+  std::function<void(const konobi::Job&)> before;
+
+ private:
+  bool busy_ = false;
+};
 }  // namespace
 
 TEST_CASE("a class whose root is known lost takes its replies easiest first", "[jobs]") {
@@ -410,6 +436,65 @@ TEST_CASE("a class whose root is known lost takes its replies easiest first", "[
   REQUIRE(least_pn != least_dn);  // the position tells the two rules apart
   const konobi::Move easiest = first_job(true, &least_pn, &least_dn);
   CHECK(easiest == least_pn);
+}
+
+TEST_CASE("easiest first keeps the jobs on a reply while its pn is within the slack of the least", "[jobs]") {
+  // Each job chooses afresh; df-pn's 1+epsilon rule, kept across jobs,
+  // turns from the last job's reply only once its pn passes the least
+  // (times 1+epsilon, plus one), so replies of nearly equal pn do not take
+  // turns job by job.
+  const Pos root = lost_middle_game();
+  Roots roots{{root}};
+  // The replies expanded too, so that a reply has a free leaf while a job
+  // is on another of its leaves (as on 6x6, where they are deep trees).
+  konobi::CheckpointClass expanded = expanded_root(root);
+  KonobiSearch::moves(root).moves.for_each([&](int m) {
+    konobi::CheckpointNode n;
+    n.path = {konobi::Move(m)};
+    n.expanded = true;
+    expanded.nodes_list.push_back(n);
+  });
+  konobi::ManagerOptions mo;
+  mo.job_nodes = 100;
+  mo.checkpoint_every = 1e9;
+  const auto slack = [&](uint32_t pn) { return uint64_t(double(pn) * (1.0 + mo.epsilon)) + 1; };
+  konobi::TranspositionTable tt(16);
+  Pool inner(tt, konobi::DfpnOptions{}, 1, [&](int id) -> const Pos& { return roots(id); });
+  WatchingPool pool(inner);
+  Manager manager(
+      pool, &tt, nullptr, mo, [&](int id) -> const Pos& { return roots(id); }, identity(5));
+  manager.add_class(0, &expanded);
+  manager.easiest_replies_first(0);
+  REQUIRE(pool.slots() == 1);
+  konobi::Move last = -1;
+  int jobs = 0, kept = 0, turned = 0;
+  pool.before = [&](const konobi::Job& job) {
+    REQUIRE(!job.path.empty());
+    // The open replies' pn as the job is sent (no other job is in flight).
+    std::map<konobi::Move, uint32_t> pn;
+    const konobi::Checkpoint now = manager.checkpoint();
+    for (const auto& n : now.classes.at(0).nodes_list)
+      if (n.path.size() == 1 && n.value == konobi::CheckpointNode::Value::Open) pn[n.path[0]] = n.pn;
+    REQUIRE(pn.count(job.path[0]) == 1);
+    uint32_t least = konobi::kInf;
+    for (const auto& [m, v] : pn) least = std::min(least, v);
+    const konobi::Move move = job.path[0];
+    CHECK(pn[move] <= slack(least));
+    // A turn away from the last job's reply, while it is open, comes once
+    // its pn passes the slack.
+    if (last >= 0 && move != last && pn.count(last)) {
+      CHECK(pn[last] > slack(least));
+      ++turned;
+    }
+    if (move == last && pn[move] > least) ++kept;
+    last = move, ++jobs;
+  };
+  run_to_a_loss(manager, [](const konobi::Checkpoint&) {});
+  INFO("jobs " << jobs << ", turned " << turned << ", kept above the least " << kept);
+  // The position makes the rule matter: some job stayed on a reply whose
+  // pn was no longer the least, and the jobs did turn between replies.
+  CHECK(kept > 0);
+  CHECK(turned > 0);
 }
 
 TEST_CASE("a hint sends the jobs to its move first, is kept in checkpoints and changes no value", "[jobs]") {

@@ -354,6 +354,10 @@ class JobManager {
     int in_flight = 0;
     bool announced = false;
     bool easiest_first = false;  // easiest_replies_first()
+    // The node of the reply that easiest-first gave the last job (-1 for
+    // none): run state that only orders jobs, so select() may set it and
+    // checkpoints leave it out.
+    mutable int focus = -1;
     // Its root is proven and the caller is building its proof: checkpoints
     // keep it, as its root (with a lost root's replies' winning moves), so
     // that a stop then does not cost the root's proof again (the next run
@@ -583,13 +587,25 @@ class JobManager {
   // easiest_replies_first(): down the open reply of least pn with a free
   // leaf, as an AND node of df-pn for the root's winner chooses, its job
   // stopping once the reply's pn passes the runner-up's (1+epsilon).
+  // The reply the last job took keeps the jobs while its pn stays within
+  // that slack of the least: df-pn's rule inside one search, kept across
+  // jobs, which each choose afresh. Without it, replies of nearly equal pn
+  // (6x6 a2's d1, e1 and c6, all near 24 k) could take turns job by job,
+  // each turn finding the full table holding the others' positions.
   Pick select_easiest(const Tree& t) const {
-    const auto [best, second_pn] = least_child(t, 0, &Node::pn);
+    auto [best, second_pn] = least_child(t, 0, &Node::pn);
     if (best < 0) return {};
+    const auto slack = [&](uint32_t pn) {
+      return uint32_t(std::min<uint64_t>(uint64_t(double(pn) * (1.0 + opt_.epsilon)) + 1, kInf));
+    };
+    for (int c : t.nodes[0].children) {
+      if (c == best || c != t.focus || !selectable(t, c)) continue;
+      if (t.nodes[c].pn <= slack(t.nodes[best].pn)) second_pn = t.nodes[best].pn, best = c;
+      break;
+    }
+    t.focus = best;
     const Node& c = t.nodes[best];
-    const uint64_t slack = uint64_t(double(second_pn) * (1.0 + opt_.epsilon)) + 1;
-    const uint32_t th_pn = uint32_t(std::min<uint64_t>(slack, kInf));
-    return select(t, best, std::max(th_pn, c.pn + 1), kInf);
+    return select(t, best, std::max(slack(second_pn), c.pn + 1), kInf);
   }
 
   // The class to give the next job: of those with a free leaf, the one
