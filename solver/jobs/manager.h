@@ -551,10 +551,15 @@ class JobManager {
     const auto [best, second_dn] = least_child(t, i, &Node::dn);
     if (best < 0) return {};
     const Node& c = t.nodes[best];
-    const uint64_t slack = uint64_t(double(second_dn) * (1.0 + opt_.epsilon)) + 1;
-    const uint32_t child_th_dn = uint32_t(std::min<uint64_t>({th_pn, slack, kInf}));
+    const uint32_t child_th_dn = std::min(th_pn, slack(second_dn));
     const uint32_t child_th_pn = th_dn > n.dn ? sat(uint64_t(th_dn) - n.dn + c.pn) : c.pn + 1;
     return select(t, best, std::max(child_th_pn, c.pn + 1), std::max(child_th_dn, c.dn + 1));
+  }
+
+  // df-pn's threshold for a child whose runner-up has number x: the
+  // 1+epsilon trick, at most kInf.
+  uint32_t slack(uint32_t x) const {
+    return uint32_t(std::min<uint64_t>(uint64_t(double(x) * (1.0 + opt_.epsilon)) + 1, kInf));
   }
 
   // Node i's hinted child while it is open, else -1.
@@ -595,14 +600,11 @@ class JobManager {
   Pick select_easiest(const Tree& t) const {
     auto [best, second_pn] = least_child(t, 0, &Node::pn);
     if (best < 0) return {};
-    const auto slack = [&](uint32_t pn) {
-      return uint32_t(std::min<uint64_t>(uint64_t(double(pn) * (1.0 + opt_.epsilon)) + 1, kInf));
-    };
-    for (int c : t.nodes[0].children) {
-      if (c == best || c != t.focus || !selectable(t, c)) continue;
-      if (t.nodes[c].pn <= slack(t.nodes[best].pn)) second_pn = t.nodes[best].pn, best = c;
-      break;
-    }
+    // (focus is -1 or one of this tree's replies: a tree that reopen()
+    // replaces starts with none.)
+    if (const int f = t.focus;
+        f >= 0 && f != best && selectable(t, f) && t.nodes[f].pn <= slack(t.nodes[best].pn))
+      second_pn = t.nodes[best].pn, best = f;
     t.focus = best;
     const Node& c = t.nodes[best];
     return select(t, best, std::max(slack(second_pn), c.pn + 1), kInf);
